@@ -1,0 +1,74 @@
+/** Statuses worth retrying: timeouts, lock/conflict races, rate limits and server errors. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+/** The server's `x-should-retry` header wins over the status table, so the API can veto or force a retry. */
+export function shouldRetry(response: Pick<Response, "status" | "headers">): boolean {
+  const override = response.headers.get("x-should-retry");
+  if (override === "true") {
+    return true;
+  }
+  if (override === "false") {
+    return false;
+  }
+  return isRetryableStatus(response.status);
+}
+
+export const INITIAL_RETRY_DELAY_MS = 500;
+export const MAX_RETRY_DELAY_MS = 8_000;
+/** A server-suggested wait longer than this is ignored in favour of backoff, so one header can't stall a caller. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+export interface RetryDelayOptions {
+  /** 0 for the first retry. */
+  attempt: number;
+  /** Headers of the response that triggered the retry, if any. */
+  headers?: Headers | undefined;
+  /** Returns a number in [0, 1); injectable so tests can pin the jitter. */
+  random?: () => number;
+}
+
+/** Milliseconds to wait before the next attempt. */
+export function retryDelay({ attempt, headers, random = Math.random }: RetryDelayOptions): number {
+  const suggested = headers ? parseRetryAfterMs(headers) : null;
+  if (suggested !== null && suggested <= MAX_RETRY_AFTER_MS) {
+    return suggested;
+  }
+  const backoff = Math.min(INITIAL_RETRY_DELAY_MS * 2 ** attempt, MAX_RETRY_DELAY_MS);
+  // Up to 25% jitter downwards, so clients that failed together don't retry together.
+  return backoff * (1 - random() * 0.25);
+}
+
+/**
+ * The wait the server asked for, in ms: `retry-after-ms` first, then `Retry-After` as (possibly fractional)
+ * seconds or an HTTP-date. Returns null when neither header holds a usable, non-negative value.
+ */
+export function parseRetryAfterMs(headers: Headers, now: number = Date.now()): number | null {
+  const ms = parseNumber(headers.get("retry-after-ms"));
+  if (ms !== null) {
+    return ms;
+  }
+  const value = headers.get("retry-after");
+  if (value === null) {
+    return null;
+  }
+  const seconds = parseNumber(value);
+  if (seconds !== null) {
+    return seconds * 1000;
+  }
+  const date = Date.parse(value);
+  if (Number.isNaN(date) || date < now) {
+    return null;
+  }
+  return date - now;
+}
+
+function parseNumber(value: string | null): number | null {
+  // Number() instead of parseFloat() so "10abc" is rejected rather than read as 10.
+  if (value === null || value.trim() === "") {
+    return null;
+  }
+  const n = Number(value);
+  return Number.isFinite(n) && n >= 0 ? n : null;
+}

@@ -1,0 +1,466 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
+import type { Logger } from "./logger.js";
+import {
+  createTransport,
+  MAX_RETRIES_HEADER,
+  RETRY_COUNT_HEADER,
+  requestOptionsHeaders,
+  TIMEOUT_HEADER,
+  type TransportOptions,
+} from "./transport.js";
+
+const URL_BASE = "https://api.pigeonhole.test/v0";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** One scripted answer per attempt: a status, a Response, an Error to throw, or a handler. */
+type Step = number | Response | Error | ((request: Request) => Response | Promise<Response>);
+
+/** A fetch that records every Request (and its body) and answers from `steps`, then with 200 forever. */
+function scriptedFetch(...steps: Step[]) {
+  const requests: Request[] = [];
+  const bodies: string[] = [];
+  const responses: Response[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    requests.push(request);
+    bodies.push(await request.clone().text());
+    const step = steps[requests.length - 1] ?? Response.json({ ok: true });
+    if (step instanceof Error) {
+      throw step;
+    }
+    const response =
+      typeof step === "number"
+        ? new Response(`status ${step}`, { status: step })
+        : step instanceof Response
+          ? step
+          : await step(request);
+    responses.push(response);
+    return response;
+  };
+  return { fetch, requests, bodies, responses };
+}
+
+/** A sleep that only records the delays, so retries are instant. */
+function recordingSleep() {
+  const delays: number[] = [];
+  const sleep = async (ms: number) => {
+    delays.push(ms);
+  };
+  return { sleep, delays };
+}
+
+/** A fetch that never answers, only rejecting when its request is aborted. */
+function hang(request: Request): Promise<Response> {
+  return new Promise((_, reject) => {
+    request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
+  });
+}
+
+function setup(steps: Step[], options: Omit<TransportOptions, "fetch" | "sleep"> = {}) {
+  const server = scriptedFetch(...steps);
+  const { sleep, delays } = recordingSleep();
+  const transport = createTransport({ ...options, fetch: server.fetch, sleep });
+  return { ...server, delays, transport };
+}
+
+const get = (path = "/inboxes", init?: RequestInit) => new Request(`${URL_BASE}${path}`, init);
+const post = (body: unknown, init: RequestInit = {}) =>
+  new Request(`${URL_BASE}/inboxes/a/messages/send`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    ...init,
+    headers: { "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) },
+  });
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe("which responses are retried", () => {
+  it.each([408, 409, 429, 500, 502, 503, 504])("retries %i", async (status) => {
+    const { transport, requests } = setup([status]);
+    const response = await transport(get());
+    expect(response.status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it.each([200, 201, 204, 400, 401, 403, 404, 413, 422])("returns %i without retrying", async (status) => {
+    const { transport, requests } = setup([new Response(null, { status })]);
+    const response = await transport(get());
+    expect(response.status).toBe(status);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("honours x-should-retry: false on a 503", async () => {
+    const { transport, requests } = setup([
+      new Response(null, { status: 503, headers: { "x-should-retry": "false" } }),
+    ]);
+    expect((await transport(get())).status).toBe(503);
+    expect(requests).toHaveLength(1);
+  });
+
+  it("honours x-should-retry: true on a 400", async () => {
+    const { transport, requests } = setup([new Response(null, { status: 400, headers: { "x-should-retry": "true" } })]);
+    expect((await transport(get())).status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("returns the readable body of the final response", async () => {
+    const { transport } = setup([503, Response.json({ inbox_id: "a" })]);
+    await expect((await transport(get())).json()).resolves.toEqual({ inbox_id: "a" });
+  });
+
+  it("cancels the body of a response it retries", async () => {
+    const { transport, responses } = setup([503]);
+    await transport(get());
+    expect(responses[0]?.bodyUsed).toBe(true);
+    expect(responses[1]?.bodyUsed).toBe(false);
+  });
+});
+
+describe("attempt counts", () => {
+  it("makes 3 attempts by default and returns the last response", async () => {
+    const { transport, requests, delays } = setup([503, 503, 503, 503]);
+    const response = await transport(get());
+    expect(response.status).toBe(503);
+    expect(requests).toHaveLength(3);
+    expect(delays).toHaveLength(2);
+  });
+
+  it("makes 1 attempt with maxRetries 0", async () => {
+    const { transport, requests, delays } = setup([503], { maxRetries: 0 });
+    expect((await transport(get())).status).toBe(503);
+    expect(requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it("takes a per-call maxRetries and does not send the override header", async () => {
+    const { transport, requests } = setup([503, 503, 503, 503, 503], { maxRetries: 0 });
+    const response = await transport(get("/inboxes", { headers: requestOptionsHeaders({ maxRetries: 4 }) }));
+    expect(response.status).toBe(503);
+    expect(requests).toHaveLength(5);
+    expect(requests.every((r) => !r.headers.has(MAX_RETRIES_HEADER))).toBe(true);
+  });
+
+  it("takes a per-call maxRetries of 0", async () => {
+    const { transport, requests } = setup([503]);
+    await transport(get("/inboxes", { headers: requestOptionsHeaders({ maxRetries: 0 }) }));
+    expect(requests).toHaveLength(1);
+  });
+
+  it("ignores an invalid per-call header with a warning", async () => {
+    const warnings: string[] = [];
+    const logger: Logger = { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {} };
+    const { transport, requests } = setup([503, 503, 503], { logger });
+    await transport(get("/inboxes", { headers: { [MAX_RETRIES_HEADER]: "lots" } }));
+    expect(requests).toHaveLength(3);
+    expect(warnings).toEqual([`ignoring invalid ${MAX_RETRIES_HEADER} header`]);
+  });
+
+  it("numbers the retries in a header", async () => {
+    const { transport, requests } = setup([429, 500]);
+    await transport(get());
+    expect(requests.map((r) => r.headers.get(RETRY_COUNT_HEADER))).toEqual([null, "1", "2"]);
+  });
+});
+
+describe("delays between attempts", () => {
+  it("backs off exponentially without a server hint", async () => {
+    const { transport, delays } = setup([503, 503]);
+    await transport(get());
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBeGreaterThan(375);
+    expect(delays[0]).toBeLessThanOrEqual(500);
+    expect(delays[1]).toBeGreaterThan(750);
+    expect(delays[1]).toBeLessThanOrEqual(1000);
+  });
+
+  it("waits as long as Retry-After and retry-after-ms say", async () => {
+    const { transport, delays } = setup([
+      new Response(null, { status: 429, headers: { "retry-after": "0.1" } }),
+      new Response(null, { status: 429, headers: { "retry-after-ms": "30" } }),
+    ]);
+    await transport(get());
+    expect(delays).toEqual([100, 30]);
+  });
+
+  it("uses backoff when Retry-After is over 60 s", async () => {
+    const { transport, delays } = setup([new Response(null, { status: 429, headers: { "retry-after": "3600" } })]);
+    await transport(get());
+    expect(delays[0]).toBeLessThanOrEqual(500);
+  });
+});
+
+describe("idempotency keys", () => {
+  const options = { idempotencyHeader: "Idempotency-Key" };
+
+  it("sends the same key on every attempt of a POST", async () => {
+    const { transport, requests } = setup([429, 503], options);
+    await transport(post({ to: "b@pigeonhole.dev" }));
+    const keys = requests.map((r) => r.headers.get("idempotency-key"));
+    expect(keys).toHaveLength(3);
+    expect(keys[0]).toMatch(UUID);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it("uses a different key for each logical POST", async () => {
+    const { transport, requests } = setup([], options);
+    await transport(post({ n: 1 }));
+    await transport(post({ n: 1 }));
+    const [first, second] = requests.map((r) => r.headers.get("idempotency-key"));
+    expect(first).toMatch(UUID);
+    expect(second).toMatch(UUID);
+    expect(first).not.toBe(second);
+  });
+
+  it("adds no key to GET or HEAD", async () => {
+    const { transport, requests } = setup([503], options);
+    await transport(get());
+    await transport(get("/inboxes", { method: "HEAD" }));
+    expect(requests.map((r) => r.headers.has("idempotency-key"))).toEqual([false, false, false]);
+  });
+
+  it("adds a key to DELETE and PATCH", async () => {
+    const { transport, requests } = setup([], options);
+    await transport(get("/inboxes/a", { method: "DELETE" }));
+    await transport(get("/inboxes/a", { method: "PATCH", body: "{}" }));
+    expect(requests.map((r) => r.headers.get("idempotency-key"))).toEqual([
+      expect.stringMatching(UUID),
+      expect.stringMatching(UUID),
+    ]);
+  });
+
+  it("keeps a key the caller provided", async () => {
+    const { transport, requests } = setup([503], options);
+    await transport(post({ n: 1 }, { headers: { "Idempotency-Key": "send-42" } }));
+    expect(requests.map((r) => r.headers.get("idempotency-key"))).toEqual(["send-42", "send-42"]);
+  });
+
+  it("adds no key unless idempotencyHeader is set", async () => {
+    const { transport, requests } = setup([]);
+    await transport(post({ n: 1 }));
+    expect(requests[0]?.headers.has("idempotency-key")).toBe(false);
+  });
+});
+
+describe("request bodies", () => {
+  it("re-sends the JSON body and headers identically on each attempt", async () => {
+    const body = { to: ["b@pigeonhole.dev"], subject: "Hi", text: "ünïcödé" };
+    const { transport, requests, bodies } = setup([503, 502], { idempotencyHeader: "Idempotency-Key" });
+    await transport(post(body, { headers: { authorization: "Bearer k" } }));
+    expect(bodies).toEqual([JSON.stringify(body), JSON.stringify(body), JSON.stringify(body)]);
+    for (const request of requests) {
+      expect(request.method).toBe("POST");
+      expect(request.url).toBe(`${URL_BASE}/inboxes/a/messages/send`);
+      expect(request.headers.get("content-type")).toBe("application/json");
+      expect(request.headers.get("authorization")).toBe("Bearer k");
+    }
+  });
+});
+
+describe("timeouts", () => {
+  it("throws APIConnectionTimeoutError after retrying every timed-out attempt", async () => {
+    const { transport, requests, delays } = setup([hang, hang, hang], { timeout: 20 });
+    const started = Date.now();
+    const error = await transport(get()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as APIConnectionTimeoutError).message).toBe("Request timed out after 20 ms.");
+    expect(((error as APIConnectionTimeoutError).cause as DOMException).name).toBe("TimeoutError");
+    expect(requests).toHaveLength(3);
+    expect(delays).toHaveLength(2);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("retries a timeout and returns the later response", async () => {
+    const { transport, requests } = setup([hang], { timeout: 20 });
+    expect((await transport(get())).status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("takes a per-call timeout and does not send the override header", async () => {
+    const { transport, requests } = setup([hang], { timeout: 60_000 });
+    const error = await transport(get("/inboxes", { headers: requestOptionsHeaders({ timeout: 10, maxRetries: 0 }) }))
+      .then(() => undefined)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(requests[0]?.headers.has(TIMEOUT_HEADER)).toBe(false);
+  });
+
+  it("does not time out a response whose headers arrived in time", async () => {
+    const { transport } = setup([Response.json({ ok: 1 })], { timeout: 20 });
+    const response = await transport(get());
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await expect(response.json()).resolves.toEqual({ ok: 1 });
+  });
+});
+
+describe("caller aborts", () => {
+  it("throws APIUserAbortError at once when aborted during a request", async () => {
+    const controller = new AbortController();
+    const { transport, requests, delays } = setup([
+      (request) => {
+        setTimeout(() => controller.abort("user cancelled"), 5);
+        return hang(request);
+      },
+    ]);
+    const error = await transport(get("/inboxes", { signal: controller.signal })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIUserAbortError);
+    expect((error as APIUserAbortError).cause).toBe("user cancelled");
+    expect(requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it("throws APIUserAbortError when aborted during the backoff sleep", async () => {
+    const controller = new AbortController();
+    const server = scriptedFetch(503, 503);
+    const transport = createTransport({
+      fetch: server.fetch,
+      // A sleep that ignores its signal: the transport must still stop waiting.
+      sleep: () => {
+        controller.abort();
+        return new Promise(() => {});
+      },
+    });
+    await expect(transport(get("/inboxes", { signal: controller.signal }))).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("interrupts the default sleep", async () => {
+    const controller = new AbortController();
+    const server = scriptedFetch(new Response(null, { status: 429, headers: { "retry-after": "30" } }));
+    const transport = createTransport({ fetch: server.fetch });
+    setTimeout(() => controller.abort(), 10);
+    const started = Date.now();
+    await expect(transport(get("/inboxes", { signal: controller.signal }))).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("sends nothing when already aborted", async () => {
+    const { transport, requests } = setup([]);
+    await expect(transport(get("/inboxes", { signal: AbortSignal.abort() }))).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(requests).toEqual([]);
+  });
+
+  it("passes the caller's abort to the request and keeps the timeout when AbortSignal.any is missing", async () => {
+    const original = AbortSignal.any;
+    Reflect.set(AbortSignal, "any", undefined);
+    try {
+      const controller = new AbortController();
+      const aborting = setup([
+        (request) => {
+          setTimeout(() => controller.abort(), 5);
+          return hang(request);
+        },
+      ]);
+      await expect(aborting.transport(get("/inboxes", { signal: controller.signal }))).rejects.toBeInstanceOf(
+        APIUserAbortError,
+      );
+      const timing = setup([hang], { timeout: 10, maxRetries: 0 });
+      await expect(timing.transport(get())).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    } finally {
+      Reflect.set(AbortSignal, "any", original);
+    }
+  });
+});
+
+describe("network errors", () => {
+  it("throws APIConnectionError with the cause after retrying", async () => {
+    const cause = new TypeError("fetch failed");
+    const { transport, requests, delays } = setup([cause, cause, cause]);
+    const error = await transport(get()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect(error).not.toBeInstanceOf(APIConnectionTimeoutError);
+    expect((error as APIConnectionError).cause).toBe(cause);
+    expect(requests).toHaveLength(3);
+    expect(delays).toHaveLength(2);
+  });
+
+  it("recovers when a retry succeeds", async () => {
+    const { transport, requests } = setup([new TypeError("ECONNRESET")]);
+    expect((await transport(get())).status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+});
+
+describe("fetch option", () => {
+  it("looks up globalThis.fetch at call time", async () => {
+    const transport = createTransport({ sleep: async () => {} });
+    const server = scriptedFetch(Response.json({ stubbed: true }));
+    vi.stubGlobal("fetch", server.fetch);
+    await expect((await transport(get())).json()).resolves.toEqual({ stubbed: true });
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("options validation", () => {
+  it("rejects bad transport options", () => {
+    expect(() => createTransport({ timeout: 0 })).toThrow(RangeError);
+    expect(() => createTransport({ maxRetries: -1 })).toThrow(RangeError);
+    expect(() => createTransport({ maxRetries: 1.5 })).toThrow(RangeError);
+  });
+
+  it("builds per-call headers", () => {
+    expect(requestOptionsHeaders({})).toEqual({});
+    expect(requestOptionsHeaders({ timeout: 5000, maxRetries: 1 })).toEqual({
+      [TIMEOUT_HEADER]: "5000",
+      [MAX_RETRIES_HEADER]: "1",
+    });
+    expect(() => requestOptionsHeaders({ timeout: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+describe("logging", () => {
+  const SECRET = "sk_live_do_not_log_me";
+
+  function recordingLogger() {
+    const lines: { level: string; message: string; data?: Record<string, unknown> }[] = [];
+    const at =
+      (level: string) =>
+      (message: string, data?: Record<string, unknown>): void => {
+        lines.push({ level, message, ...(data ? { data } : {}) });
+      };
+    const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+    return { lines, logger };
+  }
+
+  it("logs each attempt at debug and each retry at info", async () => {
+    const { lines, logger } = recordingLogger();
+    const { transport } = setup([new Response(null, { status: 503, headers: { "x-request-id": "req_1" } })], {
+      logger,
+      logLevel: "debug",
+    });
+    await transport(get());
+    expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual([
+      "debug request",
+      "debug response",
+      "info retrying request",
+      "debug request",
+      "debug response",
+    ]);
+    expect(lines[2]?.data).toMatchObject({ method: "GET", attempt: 1, status: 503, requestId: "req_1" });
+  });
+
+  it("logs nothing below warn by default", async () => {
+    const { lines, logger } = recordingLogger();
+    const { transport } = setup([503], { logger });
+    await transport(get());
+    expect(lines).toEqual([]);
+  });
+
+  it("never logs the API key", async () => {
+    const { lines, logger } = recordingLogger();
+    const { transport } = setup([503, new TypeError("fetch failed")], { logger, logLevel: "debug" });
+    await transport(
+      post(
+        { text: "hello" },
+        { headers: { authorization: `Bearer ${SECRET}`, "x-api-key": SECRET, cookie: `session=${SECRET}` } },
+      ),
+    );
+    await transport(get(`/ws?api_key=${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } }));
+    const logged = JSON.stringify(lines);
+    expect(lines.length).toBeGreaterThan(5);
+    expect(logged).toContain("***");
+    expect(logged).not.toContain(SECRET);
+  });
+});

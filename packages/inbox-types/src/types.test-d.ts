@@ -1,0 +1,169 @@
+import { describe, expectTypeOf, it } from "vitest";
+import type {
+  AddressList,
+  ErrorResponse,
+  ErrorType,
+  EventType,
+  Inbox,
+  ListInboxesResponse,
+  ListMessagesResponse,
+  ListThreadsResponse,
+  ListWebhooksResponse,
+  Message,
+  MessageItem,
+  MessageReceivedEvent,
+  MessageSentEvent,
+  operations,
+  paths,
+  SendMessageRequest,
+  Thread,
+  ThreadItem,
+  Webhook,
+  WebhookEvent,
+} from "./index.js";
+
+type JsonBody<Op, Status extends number> = Op extends {
+  responses: { [S in Status]: { content: { "application/json": infer B } } };
+}
+  ? B
+  : never;
+
+describe("Inbox", () => {
+  it("has the seed's fields, all required, with nullable display_name and client_id", () => {
+    expectTypeOf<Inbox>().toEqualTypeOf<{
+      pod_id: string;
+      inbox_id: string;
+      display_name: string | null;
+      client_id: string | null;
+      created_at: string;
+      updated_at: string;
+    }>();
+  });
+
+  it("is created from an optional body whose fields are all optional", () => {
+    type Body = NonNullable<operations["createInbox"]["requestBody"]>["content"]["application/json"];
+    expectTypeOf<Body>().toEqualTypeOf<{
+      username?: string;
+      domain?: string;
+      display_name?: string;
+      client_id?: string;
+    }>();
+    expectTypeOf<Record<string, never>>().toExtend<Body>();
+  });
+});
+
+describe("list envelopes", () => {
+  it("share count, limit and a nullable next_page_token", () => {
+    type Envelope = { count: number; limit: number; next_page_token: string | null };
+    expectTypeOf<ListInboxesResponse>().toExtend<Envelope>();
+    expectTypeOf<ListMessagesResponse>().toExtend<Envelope>();
+    expectTypeOf<ListThreadsResponse>().toExtend<Envelope>();
+    expectTypeOf<ListWebhooksResponse>().toExtend<Envelope>();
+  });
+
+  it("name their arrays after the resource", () => {
+    expectTypeOf<ListInboxesResponse["inboxes"]>().toEqualTypeOf<Inbox[]>();
+    expectTypeOf<ListMessagesResponse["messages"]>().toEqualTypeOf<MessageItem[]>();
+    expectTypeOf<ListThreadsResponse["threads"]>().toEqualTypeOf<ThreadItem[]>();
+    expectTypeOf<ListWebhooksResponse["webhooks"]>().toEqualTypeOf<Webhook[]>();
+  });
+
+  it("are what the list operations answer, and every list takes limit and page_token", () => {
+    expectTypeOf<JsonBody<operations["listInboxes"], 200>>().toEqualTypeOf<ListInboxesResponse>();
+    expectTypeOf<JsonBody<operations["listThreads"], 200>>().toEqualTypeOf<ListThreadsResponse>();
+    type Query = NonNullable<paths["/v0/inboxes/{inbox_id}/threads"]["get"]["parameters"]["query"]>;
+    expectTypeOf<Query>().toEqualTypeOf<{ limit?: number; page_token?: string }>();
+  });
+});
+
+describe("messages", () => {
+  it("send requires `to` as one address or a list, everything else optional", () => {
+    expectTypeOf<SendMessageRequest["to"]>().toEqualTypeOf<AddressList>();
+    expectTypeOf<AddressList>().toEqualTypeOf<string | string[]>();
+    expectTypeOf<{ to: "ada@example.com" }>().toExtend<SendMessageRequest>();
+    expectTypeOf<{ subject: "no recipient" }>().not.toExtend<SendMessageRequest>();
+  });
+
+  it("answers message_id and thread_id", () => {
+    expectTypeOf<JsonBody<operations["sendMessage"], 200>>().toEqualTypeOf<{ message_id: string; thread_id: string }>();
+  });
+
+  it("takes an optional Idempotency-Key header", () => {
+    type Header = NonNullable<operations["sendMessage"]["parameters"]["header"]>;
+    expectTypeOf<Header>().toEqualTypeOf<{ "Idempotency-Key"?: string }>();
+  });
+
+  it("list items leave out the bodies that Get Message has", () => {
+    expectTypeOf<MessageItem>().not.toHaveProperty("text");
+    expectTypeOf<Message>().toHaveProperty("text").toEqualTypeOf<string | null>();
+    expectTypeOf<Message>().toHaveProperty("html").toEqualTypeOf<string | null>();
+    expectTypeOf<Omit<Message, "text" | "html" | "reply_to">>().toEqualTypeOf<MessageItem>();
+  });
+});
+
+describe("threads", () => {
+  it("carry the seed's fields, and Get Thread adds the messages", () => {
+    expectTypeOf<ThreadItem["participants"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<ThreadItem["message_count"]>().toEqualTypeOf<number>();
+    expectTypeOf<Omit<Thread, "messages">>().toEqualTypeOf<ThreadItem>();
+    expectTypeOf<Thread["messages"]>().toEqualTypeOf<Message[]>();
+  });
+});
+
+describe("webhooks", () => {
+  it("have nullable filters, where null means everything", () => {
+    expectTypeOf<Webhook["event_types"]>().toEqualTypeOf<EventType[] | null>();
+    expectTypeOf<Webhook["inbox_ids"]>().toEqualTypeOf<string[] | null>();
+  });
+
+  it("accept only known event types", () => {
+    expectTypeOf<"message.received">().toExtend<EventType>();
+    expectTypeOf<"message.sent">().toExtend<EventType>();
+    expectTypeOf<"message.deleted">().not.toExtend<EventType>();
+  });
+
+  it("are updated with PUT and deleted with a bodiless 204", () => {
+    expectTypeOf<paths["/v0/webhooks/{webhook_id}"]["put"]>().toEqualTypeOf<operations["updateWebhook"]>();
+    expectTypeOf<operations["deleteWebhook"]["responses"][204]["content"]>().toEqualTypeOf<undefined>();
+  });
+
+  it("deliver a union of events discriminated by event_type", () => {
+    expectTypeOf<WebhookEvent>().toEqualTypeOf<MessageReceivedEvent | MessageSentEvent>();
+    const narrow = (event: WebhookEvent) => {
+      if (event.event_type === "message.received") {
+        expectTypeOf(event.message).toEqualTypeOf<Message>();
+        expectTypeOf(event.thread).toEqualTypeOf<ThreadItem>();
+      } else {
+        expectTypeOf(event.send.recipients).toEqualTypeOf<string[]>();
+      }
+    };
+    expectTypeOf(narrow).toBeFunction();
+  });
+});
+
+describe("errors", () => {
+  it("use the seed's envelope", () => {
+    expectTypeOf<ErrorResponse>().toEqualTypeOf<{
+      error: { type: ErrorType; message: string; details: { field: string | null; code: string } };
+    }>();
+  });
+
+  it("have the decided error types, and no others", () => {
+    expectTypeOf<ErrorType>().toEqualTypeOf<
+      | "validation_error"
+      | "authentication_error"
+      | "not_found_error"
+      | "conflict_error"
+      | "rate_limit_error"
+      | "payload_too_large_error"
+      | "internal_error"
+    >();
+  });
+
+  it("are documented on every status an operation can answer", () => {
+    expectTypeOf<JsonBody<operations["getInbox"], 404>>().toEqualTypeOf<ErrorResponse>();
+    expectTypeOf<JsonBody<operations["sendMessage"], 409>>().toEqualTypeOf<ErrorResponse>();
+    expectTypeOf<JsonBody<operations["listInboxes"], 429>>().toEqualTypeOf<ErrorResponse>();
+    expectTypeOf<operations["listInboxes"]["responses"]>().not.toHaveProperty(404);
+  });
+});

@@ -1,0 +1,489 @@
+// Every statement of the interface document (seeds/discussion-post-service.md) and of the forum part of
+// DECISIONS.md, checked against the bundle. One `it` per statement.
+import { describe, expect, it } from "vitest";
+import {
+  at,
+  bodySchemaName,
+  exampleValues,
+  isObject,
+  type Json,
+  obj,
+  operation,
+  operations,
+  parameter,
+  property,
+  propertyNames,
+  refAt,
+  required,
+  response,
+  schema,
+  spec,
+  str,
+} from "./bundle.js";
+
+const DEFAULT_COMMUNITY_ID = "00000000-0000-4000-8000-000000000001";
+const info = obj(spec, "info");
+const infoText = str(info, "description");
+const rateLimitHeaders = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+
+/** Every response object of every operation, with where it is. */
+function allResponses(): { where: string; response: ReturnType<typeof obj> }[] {
+  return operations().flatMap((op) =>
+    Object.keys(obj(op.operation, "responses")).map((status) => ({
+      where: `${op.operation.operationId} ${status}`,
+      response: obj(op.operation, "responses", status),
+    })),
+  );
+}
+
+/** The error codes used in the examples of a shared error response. */
+function exampleCodes(responseName: string): string[] {
+  return exampleValues(obj(spec, "components", "responses", responseName)).map((value) => str(value, "code"));
+}
+
+/** Every string value found anywhere under `node` for the key `key`. */
+function collect(node: Json, key: string, found: string[] = []): string[] {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      collect(item, key, found);
+    }
+  } else if (isObject(node)) {
+    for (const [name, value] of Object.entries(node)) {
+      if (name === key && typeof value === "string") {
+        found.push(value);
+      }
+      collect(value, key, found);
+    }
+  }
+  return found;
+}
+
+describe("the discussion post service (seed and DECISIONS, forum part)", () => {
+  it("is an OpenAPI 3.1 description titled Pigeonhole Forum API, version 0.1.0, MIT licensed", () => {
+    expect(spec.openapi).toBe("3.1.0");
+    expect(info.title).toBe("Pigeonhole Forum API");
+    expect(info.version).toBe("0.1.0");
+    expect(obj(info, "license")).toEqual({ name: "MIT", identifier: "MIT" });
+  });
+
+  it("has exactly the six endpoints of the seed, under the /api/v1 path prefix", () => {
+    const found = operations()
+      .map((op) => `${op.method.toUpperCase()} ${op.path} ${String(op.operation.operationId)}`)
+      .sort();
+    expect(found).toEqual(
+      [
+        "GET /api/v1/posts listPosts",
+        "POST /api/v1/posts createPost",
+        "GET /api/v1/posts/{post_id} getPost",
+        "GET /api/v1/posts/{post_id}/comments listComments",
+        "POST /api/v1/posts/{post_id}/comments createComment",
+        "POST /api/v1/posts/{post_id}/vote votePost",
+      ].sort(),
+    );
+    for (const path of Object.keys(obj(spec, "paths"))) {
+      expect(path.startsWith("/api/v1/")).toBe(true);
+    }
+  });
+
+  it("serves the local sandbox at http://127.0.0.1:4020 without the path prefix in the server address", () => {
+    expect(at(spec, "servers", 0, "url")).toBe("http://127.0.0.1:4020");
+  });
+
+  it("describes no events (the seed shows none)", () => {
+    expect(spec.webhooks).toBeUndefined();
+  });
+
+  it("Requests and responses are JSON only", () => {
+    for (const op of operations()) {
+      const body = op.operation.requestBody;
+      if (isObject(body)) {
+        expect(Object.keys(obj(body, "content"))).toEqual(["application/json"]);
+      }
+      for (const status of Object.keys(obj(op.operation, "responses"))) {
+        expect(Object.keys(obj(op.operation, "responses", status, "content"))).toEqual(["application/json"]);
+      }
+    }
+    expect(infoText).toMatch(/JSON only/);
+  });
+
+  it("Every request carries Authorization: Bearer <API_KEY>", () => {
+    expect(obj(spec, "components", "securitySchemes", "bearerAuth")).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(at(spec, "security")).toEqual([{ bearerAuth: [] }]);
+    for (const op of operations()) {
+      expect(op.operation.security).toEqual([{ bearerAuth: [] }]);
+    }
+    expect(infoText).toContain("Authorization: Bearer <key>");
+  });
+
+  it("A missing or invalid key answers 401 UNAUTHORIZED on every path", () => {
+    for (const op of operations()) {
+      expect(at(op.operation, "responses", "401", "description")).toMatch(/missing/);
+    }
+    expect(exampleCodes("Unauthorized")).toEqual(["UNAUTHORIZED", "UNAUTHORIZED"]);
+  });
+
+  it("An API key is a tenant: a foreign id answers 404, never 403", () => {
+    expect(infoText).toMatch(/tenant/);
+    expect(infoText).toMatch(/another API key answers 404 `NOT_FOUND`/);
+    expect(infoText).toMatch(/never 403/);
+    for (const op of operations()) {
+      expect(Object.keys(obj(op.operation, "responses"))).not.toContain("403");
+    }
+  });
+
+  it("The author of a post or comment is the agent that owns the key", () => {
+    expect(infoText).toMatch(/author of every post and comment created with the key is the key's agent/);
+    expect(str(schema("Author"), "description")).toMatch(/agent of the API key/);
+    expect(propertyNames("CreatePostRequest")).not.toContain("author");
+    expect(propertyNames("CreateCommentRequest")).not.toContain("author");
+  });
+
+  it("Timestamps are ISO 8601 UTC with milliseconds", () => {
+    expect(infoText).toContain("2026-11-22T09:30:00.000Z");
+    expect(property("Post", "created_at")).toMatchObject({ type: "string", format: "date-time" });
+    expect(property("Comment", "created_at")).toMatchObject({ type: "string", format: "date-time" });
+    const stamps = collect(spec, "created_at");
+    expect(stamps.length).toBeGreaterThan(5);
+    for (const stamp of stamps) {
+      expect(stamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    }
+  });
+
+  it("List Posts is GET /api/v1/posts answering 200 with ListPostsResponse", () => {
+    expect(Object.keys(obj(operation("listPosts").operation, "responses"))).toContain("200");
+    expect(bodySchemaName(response("listPosts", "200"))).toBe("ListPostsResponse");
+  });
+
+  it("List Posts accepts sort hot or new, defaulting to hot", () => {
+    const sort = parameter("listPosts", "sort");
+    expect(sort.in).toBe("query");
+    expect(obj(sort, "schema")).toMatchObject({ type: "string", enum: ["hot", "new"], default: "hot" });
+  });
+
+  it("List Posts accepts limit, an integer from 1 to 100 defaulting to 25 (larger is a 400)", () => {
+    const limit = parameter("listPosts", "limit");
+    expect(limit.in).toBe("query");
+    expect(obj(limit, "schema")).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 25 });
+    expect(str(limit, "description")).toMatch(/400 `VALIDATION_ERROR`/);
+  });
+
+  it("List Posts accepts offset, an integer of 0 or more defaulting to 0", () => {
+    const offset = parameter("listPosts", "offset");
+    expect(offset.in).toBe("query");
+    expect(obj(offset, "schema")).toMatchObject({ type: "integer", minimum: 0, default: 0 });
+  });
+
+  it("List Posts answers {success, posts, count, has_more, next_offset}, all required", () => {
+    const names = ["count", "has_more", "next_offset", "posts", "success"];
+    expect(propertyNames("ListPostsResponse")).toEqual(names);
+    expect(required("ListPostsResponse")).toEqual(names);
+    expect(property("ListPostsResponse", "success")).toMatchObject({ type: "boolean", const: true });
+    expect(property("ListPostsResponse", "has_more")).toMatchObject({ type: "boolean" });
+    expect(refAt(schema("ListPostsResponse"), "properties", "posts", "items")).toBe("#/components/schemas/Post");
+  });
+
+  it("count is the number of posts in this response, an integer", () => {
+    const count = property("ListPostsResponse", "count");
+    expect(count.type).toBe("integer");
+    expect(str(count, "description")).toMatch(/Number of posts in this response/);
+    for (const value of exampleValues(response("listPosts", "200"))) {
+      const posts = at(value, "posts");
+      expect(Array.isArray(posts) ? posts.length : -1).toBe(at(value, "count"));
+    }
+  });
+
+  it("next_offset is the offset to use for the next request (offset + count)", () => {
+    const nextOffset = property("ListPostsResponse", "next_offset");
+    expect(nextOffset.type).toBe("integer");
+    expect(str(nextOffset, "description")).toMatch(/`offset` plus `count`/);
+    expect(str(operation("listPosts").operation, "description")).toMatch(/offset=next_offset/);
+  });
+
+  it("hot ranks by sign(score) * log10(max(|score|, 1)) + created_at_epoch_seconds / 45000, descending", () => {
+    const formula = "sign(score) * log10(max(|score|, 1)) + created_at_epoch_seconds / 45000";
+    const oneLine = (text: string) => text.replace(/\s+/g, " ");
+    expect(oneLine(str(parameter("listPosts", "sort"), "description"))).toContain(formula);
+    expect(oneLine(str(operation("listPosts").operation, "description"))).toContain(formula);
+    expect(oneLine(infoText)).toContain(formula);
+    expect(oneLine(infoText)).toContain("score = upvotes - downvotes");
+  });
+
+  it("new is newest first, and ties are broken by id so pages are deterministic", () => {
+    const text = str(parameter("listPosts", "sort"), "description");
+    expect(text).toMatch(/`new` is newest first/);
+    expect(text).toMatch(/ties are broken by `id`, so pages are deterministic/);
+  });
+
+  it("A Post has exactly id, title, content, url, upvotes, downvotes, comment_count, created_at, author, community", () => {
+    const names = [
+      "author",
+      "comment_count",
+      "community",
+      "content",
+      "created_at",
+      "downvotes",
+      "id",
+      "title",
+      "upvotes",
+      "url",
+    ];
+    expect(propertyNames("Post")).toEqual(names);
+    expect(required("Post")).toEqual(names);
+  });
+
+  it("Post id is a UUID; title and content are strings; url is a string or null", () => {
+    expect(property("Post", "id")).toMatchObject({ type: "string", format: "uuid" });
+    expect(property("Post", "title")).toMatchObject({ type: "string" });
+    expect(property("Post", "content")).toMatchObject({ type: "string" });
+    expect(property("Post", "url")).toMatchObject({ type: ["string", "null"], format: "uri" });
+  });
+
+  it("Post upvotes, downvotes and comment_count are integers of 0 or more", () => {
+    for (const name of ["upvotes", "downvotes", "comment_count"]) {
+      expect(property("Post", name)).toMatchObject({ type: "integer", minimum: 0 });
+    }
+  });
+
+  it("Post author is {id (UUID), name}", () => {
+    expect(refAt(schema("Post"), "properties", "author")).toBe("#/components/schemas/Author");
+    expect(propertyNames("Author")).toEqual(["id", "name"]);
+    expect(required("Author")).toEqual(["id", "name"]);
+    expect(property("Author", "id")).toMatchObject({ type: "string", format: "uuid" });
+    expect(property("Author", "name")).toMatchObject({ type: "string" });
+  });
+
+  it("Post community is {id (UUID), name, display_name}", () => {
+    expect(refAt(schema("Post"), "properties", "community")).toBe("#/components/schemas/Community");
+    expect(propertyNames("Community")).toEqual(["display_name", "id", "name"]);
+    expect(required("Community")).toEqual(["display_name", "id", "name"]);
+    expect(property("Community", "id")).toMatchObject({ type: "string", format: "uuid" });
+  });
+
+  it("Get Post is GET /api/v1/posts/{post_id} (post_id is the post's id) answering 200 {success, post}", () => {
+    const getPost = operation("getPost");
+    expect(getPost.path).toBe("/api/v1/posts/{post_id}");
+    expect(str(getPost.operation, "description")).toMatch(/`post_id` is the post's `id`/);
+    expect(bodySchemaName(response("getPost", "200"))).toBe("PostResponse");
+    expect(required("PostResponse")).toEqual(["post", "success"]);
+    expect(refAt(schema("PostResponse"), "properties", "post")).toBe("#/components/schemas/Post");
+  });
+
+  it("The post_id path parameter is a UUID", () => {
+    for (const operationId of ["getPost", "listComments", "createComment", "votePost"]) {
+      const postId = parameter(operationId, "post_id");
+      expect(postId).toMatchObject({ in: "path", required: true });
+      expect(obj(postId, "schema")).toMatchObject({ type: "string", format: "uuid" });
+    }
+  });
+
+  it("Create Post is POST /api/v1/posts answering 201 {success, post}", () => {
+    const createPost = operation("createPost");
+    expect(createPost.path).toBe("/api/v1/posts");
+    expect(Object.keys(obj(createPost.operation, "responses")).filter((s) => s.startsWith("2"))).toEqual(["201"]);
+    expect(bodySchemaName(response("createPost", "201"))).toBe("PostResponse");
+  });
+
+  it("Create Post takes title and content (required) and url and community_id (optional), nothing else", () => {
+    const body = obj(operation("createPost").operation, "requestBody");
+    expect(body.required).toBe(true);
+    expect(bodySchemaName(body)).toBe("CreatePostRequest");
+    expect(propertyNames("CreatePostRequest")).toEqual(["community_id", "content", "title", "url"]);
+    expect(required("CreatePostRequest")).toEqual(["content", "title"]);
+    expect(schema("CreatePostRequest").additionalProperties).toBe(false);
+  });
+
+  it("Create Post title is 1 to 300 characters and not blank; content is 1 to 40,000 characters", () => {
+    const title = property("CreatePostRequest", "title");
+    expect(title).toMatchObject({ type: "string", minLength: 1, maxLength: 300 });
+    const pattern = new RegExp(str(title, "pattern"));
+    expect(pattern.test("   ")).toBe(false);
+    expect(pattern.test(" a ")).toBe(true);
+    expect(property("CreatePostRequest", "content")).toMatchObject({ type: "string", minLength: 1, maxLength: 40000 });
+  });
+
+  it("Create Post url is optional, null or an http or https URL", () => {
+    const url = property("CreatePostRequest", "url");
+    expect(url).toMatchObject({ type: ["string", "null"], format: "uri" });
+    const pattern = new RegExp(str(url, "pattern"));
+    expect(pattern.test("https://example.com/a")).toBe(true);
+    expect(pattern.test("ftp://example.com/a")).toBe(false);
+  });
+
+  it("community_id is the UUID of the community that receives the post, defaulting to general", () => {
+    const communityId = property("CreatePostRequest", "community_id");
+    expect(communityId).toMatchObject({ type: "string", format: "uuid" });
+    expect(str(communityId, "description")).toMatch(/community that receives the post/);
+    expect(str(communityId, "description")).toContain(DEFAULT_COMMUNITY_ID);
+    expect(str(communityId, "description")).toMatch(/default community `general`/);
+  });
+
+  it(`The default community is general with the fixed id ${DEFAULT_COMMUNITY_ID}, created at start`, () => {
+    expect(infoText).toMatch(/default community `general`/);
+    expect(infoText).toContain(DEFAULT_COMMUNITY_ID);
+    expect(infoText).toMatch(/created when the service starts/);
+    expect(at(property("Community", "id"), "examples", 0)).toBe(DEFAULT_COMMUNITY_ID);
+  });
+
+  it("Create Post answers 404 NOT_FOUND for an unknown community_id", () => {
+    const notFound = response("createPost", "404");
+    const examples = obj(notFound, "content", "application/json", "examples");
+    expect(at(examples, "communityNotFound", "value", "code")).toBe("NOT_FOUND");
+    expect(str(operation("createPost").operation, "description")).toMatch(/404 `NOT_FOUND`/);
+  });
+
+  it("List Comments is GET /api/v1/posts/{post_id}/comments answering 200 {success, comments, count, has_more, next_offset}", () => {
+    const listComments = operation("listComments");
+    expect(listComments.path).toBe("/api/v1/posts/{post_id}/comments");
+    expect(bodySchemaName(response("listComments", "200"))).toBe("ListCommentsResponse");
+    const names = ["comments", "count", "has_more", "next_offset", "success"];
+    expect(propertyNames("ListCommentsResponse")).toEqual(names);
+    expect(required("ListCommentsResponse")).toEqual(names);
+    expect(refAt(schema("ListCommentsResponse"), "properties", "comments", "items")).toBe(
+      "#/components/schemas/Comment",
+    );
+  });
+
+  it("List Comments pages with limit (default 25, max 100) and offset (default 0), oldest first by created_at then id", () => {
+    expect(obj(parameter("listComments", "limit"), "schema")).toMatchObject({ maximum: 100, default: 25 });
+    expect(obj(parameter("listComments", "offset"), "schema")).toMatchObject({ minimum: 0, default: 0 });
+    expect(str(operation("listComments").operation, "description")).toMatch(
+      /oldest first \(by `created_at`, then `id`\)/,
+    );
+  });
+
+  it("A Comment is {id, post_id, parent_id (null at top level), content, upvotes, downvotes, author, created_at}", () => {
+    const names = ["author", "content", "created_at", "downvotes", "id", "parent_id", "post_id", "upvotes"];
+    expect(propertyNames("Comment")).toEqual(names);
+    expect(required("Comment")).toEqual(names);
+    expect(property("Comment", "parent_id")).toMatchObject({ type: ["string", "null"], format: "uuid" });
+    expect(str(property("Comment", "parent_id"), "description")).toMatch(/null for a top-level comment/);
+    expect(refAt(schema("Comment"), "properties", "author")).toBe("#/components/schemas/Author");
+  });
+
+  it("Create Comment is POST /api/v1/posts/{post_id}/comments with content, answering 201 {success, comment}", () => {
+    const createComment = operation("createComment");
+    expect(createComment.path).toBe("/api/v1/posts/{post_id}/comments");
+    expect(bodySchemaName(obj(createComment.operation, "requestBody"))).toBe("CreateCommentRequest");
+    expect(required("CreateCommentRequest")).toEqual(["content"]);
+    expect(property("CreateCommentRequest", "content")).toMatchObject({ minLength: 1, maxLength: 10000 });
+    expect(bodySchemaName(response("createComment", "201"))).toBe("CommentResponse");
+    expect(required("CommentResponse")).toEqual(["comment", "success"]);
+  });
+
+  it("The create-comment body may carry parent_id, a comment on the same post, for a reply (else 404)", () => {
+    expect(propertyNames("CreateCommentRequest")).toEqual(["content", "parent_id"]);
+    expect(schema("CreateCommentRequest").additionalProperties).toBe(false);
+    const parentId = property("CreateCommentRequest", "parent_id");
+    expect(parentId).toMatchObject({ type: "string", format: "uuid" });
+    expect(str(parentId, "description")).toMatch(/same post.*404/s);
+  });
+
+  it("comment_count counts every comment on the post, replies included", () => {
+    expect(str(property("Post", "comment_count"), "description")).toMatch(/replies included/);
+  });
+
+  it("Vote is POST /api/v1/posts/{post_id}/vote with a required direction of up or down", () => {
+    const votePost = operation("votePost");
+    expect(votePost.path).toBe("/api/v1/posts/{post_id}/vote");
+    expect(bodySchemaName(obj(votePost.operation, "requestBody"))).toBe("VoteRequest");
+    expect(required("VoteRequest")).toEqual(["direction"]);
+    expect(property("VoteRequest", "direction")).toMatchObject({ type: "string", enum: ["up", "down"] });
+  });
+
+  it("Vote answers 200 {success, post_id, vote: up|down|null, upvotes, downvotes, action}", () => {
+    expect(bodySchemaName(response("votePost", "200"))).toBe("VoteResponse");
+    const names = ["action", "downvotes", "post_id", "success", "upvotes", "vote"];
+    expect(propertyNames("VoteResponse")).toEqual(names);
+    expect(required("VoteResponse")).toEqual(names);
+    const vote = property("VoteResponse", "vote");
+    const variants = (Array.isArray(vote.oneOf) ? vote.oneOf : []).map((v) => at(v));
+    expect(variants).toEqual([{ ...schema("VoteDirection") }, { type: "null" }]);
+    expect(property("VoteResponse", "action")).toMatchObject({
+      enum: ["upvoted", "downvoted", "removed", "changed"],
+    });
+  });
+
+  it("Voting the same direction again removes the vote; the other direction flips it", () => {
+    const text = str(operation("votePost").operation, "description");
+    expect(text).toMatch(/same direction as your current vote removes it \(`action` `removed`, `vote` null\)/);
+    expect(text).toMatch(/other direction flips it \(`action` `changed`\)/);
+    const values = exampleValues(response("votePost", "200"));
+    expect(values.map((v) => [at(v, "action"), at(v, "vote")])).toEqual([
+      ["upvoted", "up"],
+      ["removed", null],
+      ["changed", "down"],
+    ]);
+  });
+
+  it("Vote counts stay exact under concurrent votes", () => {
+    expect(str(operation("votePost").operation, "description")).toMatch(/Counts stay exact under concurrent votes/);
+    expect(infoText).toMatch(/Counts stay exact under concurrent votes/);
+  });
+
+  it('The error envelope is {"success": false, "error", "code" (UPPER_SNAKE), "hint"}, all required', () => {
+    expect(propertyNames("ErrorResponse")).toEqual(["code", "error", "hint", "success"]);
+    expect(required("ErrorResponse")).toEqual(["code", "error", "hint", "success"]);
+    expect(property("ErrorResponse", "success")).toMatchObject({ type: "boolean", const: false });
+    expect(property("ErrorResponse", "code")).toMatchObject({ type: "string", pattern: "^[A-Z][A-Z0-9_]*$" });
+    expect(property("ErrorResponse", "error")).toMatchObject({ type: "string" });
+    expect(property("ErrorResponse", "hint")).toMatchObject({ type: "string" });
+  });
+
+  it("Each error status uses its code: 400 VALIDATION_ERROR/INVALID_JSON, 401, 404, 413, 429, 500", () => {
+    expect([...new Set(exampleCodes("BadRequest"))].sort()).toEqual(["INVALID_JSON", "VALIDATION_ERROR"]);
+    expect([...new Set(exampleCodes("Unauthorized"))]).toEqual(["UNAUTHORIZED"]);
+    expect([...new Set(exampleCodes("NotFound"))]).toEqual(["NOT_FOUND"]);
+    expect([...new Set(exampleCodes("PayloadTooLarge"))]).toEqual(["PAYLOAD_TOO_LARGE"]);
+    expect([...new Set(exampleCodes("TooManyRequests"))]).toEqual(["RATE_LIMITED"]);
+    expect([...new Set(exampleCodes("InternalServerError"))]).toEqual(["INTERNAL_ERROR"]);
+  });
+
+  it("Every response carries X-Request-Id and X-RateLimit-Limit, -Remaining and -Reset", () => {
+    const list = allResponses();
+    expect(list.length).toBeGreaterThan(30);
+    for (const { where, response: res } of list) {
+      for (const header of rateLimitHeaders) {
+        expect(Object.keys(obj(res, "headers")), `${where} ${header}`).toContain(header);
+      }
+    }
+    expect(str(obj(spec, "components", "headers", "XRateLimitReset"), "description")).toMatch(/Unix seconds/);
+  });
+
+  it("Rate-limit answers are 429 RATE_LIMITED with Retry-After in seconds", () => {
+    for (const op of operations()) {
+      const res = obj(op.operation, "responses", "429");
+      expect(obj(res, "headers", "Retry-After", "schema")).toMatchObject({ type: "integer", minimum: 0 });
+    }
+    expect(str(obj(spec, "components", "headers", "RetryAfter"), "description")).toMatch(/seconds/);
+  });
+
+  it("Reads are limited to 60 and writes (create post, create comment, vote) to 30 per minute per API key", () => {
+    expect(infoText).toMatch(/60 requests per minute per API key/);
+    expect(infoText).toMatch(/30 requests per minute per API key/);
+    expect(infoText).toMatch(/configurable on the local sandbox/);
+    for (const operationId of ["listPosts", "getPost", "listComments"]) {
+      expect(str(operation(operationId).operation, "description")).toMatch(/A read: 60 per minute per API key/);
+    }
+    for (const operationId of ["createPost", "createComment", "votePost"]) {
+      expect(str(operation(operationId).operation, "description")).toMatch(/A write: 30 per minute per API key/);
+    }
+  });
+
+  it("Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE on the three writes", () => {
+    const withBody = operations()
+      .filter((op) => isObject(op.operation.responses) && "413" in op.operation.responses)
+      .map((op) => String(op.operation.operationId))
+      .sort();
+    expect(withBody).toEqual(["createComment", "createPost", "votePost"]);
+    expect(str(obj(spec, "components", "responses", "PayloadTooLarge"), "description")).toMatch(/1 MiB/);
+  });
+
+  it("Client mistakes are 4xx with the error envelope, never 500", () => {
+    expect(infoText).toMatch(/always\s+4xx, never 500/);
+    for (const op of operations()) {
+      for (const status of ["400", "401", "429", "500"]) {
+        expect(bodySchemaName(obj(op.operation, "responses", status))).toBe("ErrorResponse");
+      }
+    }
+  });
+});

@@ -1,0 +1,116 @@
+// Checks over every operation of `paths` in the bundle (`dist/openapi.json`; run `pnpm bundle` first): each is
+// documented, secured, and lists its error responses with the shared error envelope and headers.
+import { describe, expect, it } from "vitest";
+import { isObject, type JsonObject, obj, operationsOf, refOf, spec, str } from "./bundle.js";
+
+const operations = operationsOf(obj(spec, "paths"));
+const tagNames = (Array.isArray(spec.tags) ? spec.tags : []).map((tag) => str(tag, "name"));
+const ERROR_RESPONSE = "#/components/schemas/ErrorResponse";
+const EVERY_RESPONSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+const CONFLICTS = ["createInbox", "sendMessage"];
+const BODY_LIMITED = ["createInbox", "sendMessage", "createWebhook", "updateWebhook"];
+
+/** The statuses an operation must answer besides its success. */
+function expectedErrors(path: string, operationId: string): string[] {
+  const statuses = ["400", "401", "429", "500"];
+  if (path.includes("{")) {
+    statuses.push("404");
+  }
+  if (CONFLICTS.includes(operationId)) {
+    statuses.push("409");
+  }
+  if (BODY_LIMITED.includes(operationId)) {
+    statuses.push("413");
+  }
+  return statuses.sort();
+}
+
+describe("the bundle", () => {
+  it("has the 13 operations", () => {
+    expect(operations).toHaveLength(13);
+  });
+
+  it("gives every named schema a description", () => {
+    for (const [name, schema] of Object.entries(obj(spec, "components", "schemas"))) {
+      expect(typeof obj(schema).description, name).toBe("string");
+    }
+  });
+});
+
+describe.each(
+  operations.map(({ path, method, operation }) => ({ id: String(operation.operationId), path, method, operation })),
+)("$id ($method $path)", ({ id, path, method, operation }) => {
+  const responses = obj(operation, "responses");
+
+  it("has a camelCase operationId, one defined tag, a summary and a description", () => {
+    expect(id).toMatch(/^[a-z][A-Za-z]+$/);
+    expect(operation.tags).toHaveLength(1);
+    expect(tagNames).toContain(str(operation, "tags", 0));
+    expect(str(operation, "summary").length).toBeGreaterThan(0);
+    expect(str(operation, "description").length).toBeGreaterThan(80);
+  });
+
+  it("requires the bearer API key", () => {
+    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it("has a named request example when it takes a body", () => {
+    if (method === "get" || method === "delete") {
+      expect(operation.requestBody).toBeUndefined();
+      return;
+    }
+    const examples = obj(operation, "requestBody", "content", "application/json", "examples");
+    expect(Object.keys(examples).length).toBeGreaterThan(0);
+    for (const example of Object.values(examples)) {
+      expect(obj(example).value).toBeDefined();
+    }
+  });
+
+  it("answers exactly one success status", () => {
+    const successes = Object.keys(responses).filter((status) => status.startsWith("2"));
+    expect(successes).toEqual([id === "deleteWebhook" ? "204" : "200"]);
+  });
+
+  it("documents its error statuses: 400, 401, 429, 500, and 404, 409 or 413 where they apply", () => {
+    const errors = Object.keys(responses).filter((status) => !status.startsWith("2"));
+    expect(errors.sort()).toEqual(expectedErrors(path, id));
+  });
+
+  it("answers every error with the ErrorResponse schema and a named example", () => {
+    for (const [status, response] of Object.entries(responses)) {
+      if (status.startsWith("2")) {
+        continue;
+      }
+      expect(refOf(response), status).toMatch(/^#\/components\/responses\/[A-Z][A-Za-z]+$/);
+      const media = obj(response, "content", "application/json");
+      expect(refOf(media.schema), status).toBe(ERROR_RESPONSE);
+      expect(Object.keys(obj(media, "examples")).length, status).toBeGreaterThan(0);
+    }
+  });
+
+  it("has a 429 whose headers include Retry-After", () => {
+    expect(Object.keys(obj(responses, "429", "headers"))).toContain("Retry-After");
+  });
+
+  it("declares X-Request-Id and the X-RateLimit headers on every response", () => {
+    for (const [status, response] of Object.entries(responses)) {
+      const headers = obj(response, "headers");
+      for (const header of EVERY_RESPONSE_HEADERS) {
+        expect(isObject(headers[header]), `${status} ${header}`).toBe(true);
+        expect(str(headers, header, "description").length, `${status} ${header}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("has a named example on every response body", () => {
+    for (const [status, response] of Object.entries(responses)) {
+      const content = obj(response).content;
+      if (content === undefined) {
+        expect(status).toBe("204");
+        continue;
+      }
+      const examples: JsonObject = obj(content, "application/json", "examples");
+      expect(Object.keys(examples).length, status).toBeGreaterThan(0);
+    }
+  });
+});

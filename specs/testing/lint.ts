@@ -1,0 +1,71 @@
+// Runs `redocly lint` with the real rule set over a copy of one API's spec, so tests can break the copy on purpose.
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const specsDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const redocly = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
+
+export interface LintResult {
+  exitCode: number;
+  output: string;
+}
+
+/** A throwaway copy of `specs/redocly.yaml` and one API's folder; `edit` rewrites one of its files. */
+export async function copyOfSpec(api: "inbox" | "forum") {
+  const root = await mkdtemp(join(tmpdir(), `pigeonhole-${api}-spec-`));
+  await cp(join(specsDir, "redocly.yaml"), join(root, "redocly.yaml"));
+  for (const part of ["openapi.yaml", "paths", "components", "webhooks"]) {
+    await cp(join(specsDir, api, part), join(root, api, part), { recursive: true }).catch((error: unknown) => {
+      // The forum API has no webhooks folder.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+        throw error;
+      }
+    });
+  }
+  return {
+    async edit(file: string, change: (text: string) => string): Promise<void> {
+      const path = join(root, api, file);
+      const before = await readFile(path, "utf8");
+      const after = change(before);
+      if (after === before) {
+        throw new Error(`the edit changed nothing in ${file}`);
+      }
+      await writeFile(path, after);
+    },
+    /** Lints the source, then (like `pnpm bundle`) bundles it and lints the bundle, where named schemas exist. */
+    async lint(): Promise<LintResult> {
+      const name = api === "inbox" ? "inbox@v0" : "forum@v1";
+      const config = join(root, "redocly.yaml");
+      const bundle = join(root, "bundle.json");
+      const source = await redoclyRun(root, ["lint", "--config", config, name]);
+      if (source.exitCode !== 0) {
+        return source;
+      }
+      const bundled = await redoclyRun(root, ["bundle", "--config", config, name, "-o", bundle]);
+      if (bundled.exitCode !== 0) {
+        return bundled;
+      }
+      const linted = await redoclyRun(root, ["lint", "--config", config, bundle]);
+      return { exitCode: linted.exitCode, output: `${source.output}\n${linted.output}` };
+    },
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+function redoclyRun(cwd: string, args: string[]): Promise<LintResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [redocly, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: "1", REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } },
+      (error, stdout, stderr) => {
+        const exitCode = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ exitCode, output: `${stdout}\n${stderr}` });
+      },
+    );
+  });
+}
