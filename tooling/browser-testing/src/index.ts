@@ -1,0 +1,3 @@
+export { launchChromium } from "./launch.js";
+export { type PageErrors, watchPageErrors } from "./page-errors.js";
+export { saveScreenshot } from "./screenshot.js";
