@@ -5,6 +5,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { afterEach } from "vitest";
 
 const specsDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const redocly = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
@@ -68,4 +69,17 @@ function redoclyRun(cwd: string, args: string[]): Promise<LintResult> {
       },
     );
   });
+}
+
+/** Makes copies of one API's spec for the tests of a file, and removes each copy after its test. */
+export function specCopies(api: "inbox" | "forum"): () => ReturnType<typeof copyOfSpec> {
+  const made: { remove(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((copy) => copy.remove()));
+  });
+  return async () => {
+    const copy = await copyOfSpec(api);
+    made.push(copy);
+    return copy;
+  };
 }

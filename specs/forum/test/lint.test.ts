@@ -1,17 +1,9 @@
 // The lint rules (`specs/redocly.yaml`) pass the forum spec as written and fail it when it is broken on purpose.
 
-import { copyOfSpec } from "@pigeonhole/spec-testing/lint";
-import { afterEach, describe, expect, it } from "vitest";
+import { specCopies } from "@pigeonhole/spec-testing/lint";
+import { describe, expect, it } from "vitest";
 
-const copies: { remove(): Promise<void> }[] = [];
-async function copy() {
-  const spec = await copyOfSpec("forum");
-  copies.push(spec);
-  return spec;
-}
-afterEach(async () => {
-  await Promise.all(copies.splice(0).map((spec) => spec.remove()));
-});
+const copy = specCopies("forum");
 
 describe("redocly lint of the forum spec", { timeout: 30_000 }, () => {
   it("passes the spec as written with no errors and no warnings", async () => {

@@ -1,7 +1,10 @@
 // Checks over every operation of `paths` in the bundle (`dist/openapi.json`; run `pnpm bundle` first): each is
 // documented, secured, and lists its error responses with the shared error envelope and headers.
+
+import { isObject, type JsonObject, loadBundle, refOf } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
-import { isObject, type JsonObject, obj, operationsOf, refOf, spec, str } from "./bundle.js";
+
+const { obj, operationsOf, spec, str } = loadBundle(new URL("../dist/openapi.json", import.meta.url));
 
 const operations = operationsOf(obj(spec, "paths"));
 const tagNames = (Array.isArray(spec.tags) ? spec.tags : []).map((tag) => str(tag, "name"));

@@ -1,7 +1,10 @@
 // Statements of the inbox seed (`seeds/inbox-messaging-service.md`) and of the inbox part of `DECISIONS.md`, each
 // checked against the bundle (`dist/openapi.json`; run `pnpm bundle` first).
+
+import { isObject, type Json, type JsonObject, loadBundle, refOf } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
-import { arr, at, isObject, type Json, type JsonObject, obj, operationsOf, refOf, spec, str } from "./bundle.js";
+
+const { arr, at, obj, operationsOf, spec, str } = loadBundle(new URL("../dist/openapi.json", import.meta.url));
 
 const schema = (name: string): JsonObject => obj(spec, "components", "schemas", name);
 const property = (schemaName: string, name: string): JsonObject => obj(schema(schemaName), "properties", name);
@@ -748,34 +751,19 @@ describe("errors", () => {
 });
 
 describe("limits", () => {
+  const tooManyRequestsExample = (name: string) =>
+    obj(spec, "components", "responses", "TooManyRequests", "content", "application/json", "examples", name);
+
   it("API requests are limited to 1000 per minute per API key, answered with 429 RATE_LIMIT_EXCEEDED", () => {
     expect(description()).toContain("1000 per minute per API key");
-    const example = obj(
-      spec,
-      "components",
-      "responses",
-      "TooManyRequests",
-      "content",
-      "application/json",
-      "examples",
-      "rateLimitExceeded",
-    );
+    const example = tooManyRequestsExample("rateLimitExceeded");
     expect(at(example, "value", "error", "details", "code")).toBe("RATE_LIMIT_EXCEEDED");
   });
 
   it("sending is limited to 10,000 per day per API key, answered with 429 SEND_LIMIT_EXCEEDED", () => {
     expect(description()).toContain("10,000 per day per API key");
     expect(str(operation(MESSAGES, "post"), "description")).toContain("SEND_LIMIT_EXCEEDED");
-    const example = obj(
-      spec,
-      "components",
-      "responses",
-      "TooManyRequests",
-      "content",
-      "application/json",
-      "examples",
-      "sendLimitExceeded",
-    );
+    const example = tooManyRequestsExample("sendLimitExceeded");
     expect(at(example, "value", "error", "details", "code")).toBe("SEND_LIMIT_EXCEEDED");
   });
 
