@@ -1,0 +1,57 @@
+import {
+  APIConnectionError,
+  APIError,
+  AuthenticationError,
+  BadRequestError,
+  createInboxClient,
+  NotFoundError,
+  RateLimitError,
+} from "@pigeonhole/inbox";
+
+const inbox = createInboxClient();
+
+// Throwing style (lowercase methods): the data, or an exception whose
+// class says what went wrong.
+try {
+  await inbox.post("/v0/inboxes/{inbox_id}/messages", {
+    params: { path: { inbox_id: "support@pigeonhole.test" } },
+    body: { to: "ada@", subject: "Hello" },
+  });
+} catch (error) {
+  if (error instanceof BadRequestError) {
+    // error.body is the service's envelope: { error: { type, message,
+    // details: { field, code } } }
+    console.log(error.status, error.message, error.requestId);
+  } else if (error instanceof NotFoundError) {
+    console.log("no such inbox for this key");
+  } else if (error instanceof AuthenticationError) {
+    console.log("check PIGEONHOLE_INBOX_API_KEY");
+  } else if (error instanceof RateLimitError) {
+    console.log(
+      `slow down, retry in ${error.retryAfter ?? "a few"} seconds`,
+    );
+  } else if (error instanceof APIError) {
+    console.log(`HTTP ${error.status}`);
+  } else if (error instanceof APIConnectionError) {
+    console.log("no answer from the service (network or timeout)");
+  } else {
+    throw error;
+  }
+}
+
+// Result style (uppercase methods, exactly openapi-fetch): never throws
+// for an HTTP error.
+const { data, error } = await inbox.GET("/v0/inboxes/{inbox_id}", {
+  params: { path: { inbox_id: "nobody@pigeonhole.test" } },
+});
+if (error) {
+  // Typed from the spec: branch on the UPPER_SNAKE code, show the
+  // message to people.
+  console.log(
+    error.error.type,
+    error.error.details.code,
+    error.error.message,
+  );
+} else {
+  console.log(data.inbox_id);
+}

@@ -1,0 +1,65 @@
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { changelogSlug, findPublishedPackages, readPendingChangesets, renderChangelogPage } from "./changelog.ts";
+import { attachCodeSamples } from "./code-samples.ts";
+import { checkCoverage, describeCoverageProblems, readExamples } from "./examples.ts";
+import { listOperations, type OpenAPIDocument } from "./openapi.ts";
+import { REFERENCE_SPECS, type ReferenceSpec } from "./reference-specs.ts";
+
+export interface SiteFolders {
+  /** `apps/docs`. */
+  siteRoot: string;
+  /** The repository root, where `packages/`, `apps/` and `.changeset/` are. */
+  repoRoot: string;
+}
+
+/** Where the generated changelog pages go; the folder holds nothing else and is rewritten on every build. */
+export const CHANGELOG_DIR = "src/content/docs/changelog";
+
+/** Reads the bundle a spec package exports. */
+export async function readBundle(spec: ReferenceSpec): Promise<OpenAPIDocument> {
+  const path = fileURLToPath(import.meta.resolve(spec.bundle));
+  return JSON.parse(await readFile(path, "utf8")) as OpenAPIDocument;
+}
+
+/** Writes the copies of both bundles that carry the examples; fails, naming each gap, unless every operation has exactly one. */
+export async function writeReferenceSpecs({ siteRoot }: Pick<SiteFolders, "siteRoot">): Promise<void> {
+  const problems: string[] = [];
+  const documents: [ReferenceSpec, OpenAPIDocument][] = [];
+  for (const spec of REFERENCE_SPECS) {
+    const bundle = await readBundle(spec);
+    const examples = await readExamples(join(siteRoot, "examples", spec.api));
+    const operationIds = listOperations(bundle).map((entry) => entry.operationId);
+    const found = describeCoverageProblems(spec.api, checkCoverage(operationIds, examples));
+    problems.push(...found);
+    if (found.length === 0) {
+      documents.push([spec, attachCodeSamples(bundle, examples, "TypeScript")]);
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`The API reference needs one example per operation:\n- ${problems.join("\n- ")}`);
+  }
+  for (const [spec, document] of documents) {
+    const target = join(siteRoot, spec.generatedPath);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, `${JSON.stringify(document, null, 2)}\n`);
+  }
+}
+
+/** Writes one changelog page per published package of the repository. */
+export async function writeChangelogPages({ siteRoot, repoRoot }: SiteFolders): Promise<string[]> {
+  const target = join(siteRoot, CHANGELOG_DIR);
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  const packages = await findPublishedPackages(repoRoot, ["packages", "apps"]);
+  const pending = await readPendingChangesets(join(repoRoot, ".changeset"));
+  const written: string[] = [];
+  for (const pkg of packages) {
+    const changelog = await readFile(join(pkg.dir, "CHANGELOG.md"), "utf8").catch(() => undefined);
+    const file = join(target, `${changelogSlug(pkg.name)}.md`);
+    await writeFile(file, renderChangelogPage(pkg, changelog, pending));
+    written.push(file);
+  }
+  return written;
+}

@@ -1,0 +1,59 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SITE_ROOT } from "./built-site.ts";
+
+const run = promisify(execFile);
+
+/**
+ * The examples that need nothing but what earlier ones created, run in this order as a reader would, each as its
+ * own Node process against a fresh sandbox. The others name ids from the specs' examples (a message id, a post id)
+ * that only the service can mint; the typecheck covers those.
+ */
+const RUNNABLE: readonly [file: string, prints: string][] = [
+  ["inbox/createInbox.ts", "support@pigeonhole.test"],
+  ["inbox/listInboxes.ts", "support@pigeonhole.test Pigeonhole Support"],
+  ["inbox/getInbox.ts", "Pigeonhole Support"],
+  ["inbox/sendMessage.ts", "@pigeonhole.test>"],
+  ["inbox/listMessages.ts", "Your November invoice"],
+  ["inbox/listThreads.ts", "Your November invoice"],
+  ["guides/quickstart.ts", 'has "Hello from the quickstart"'],
+  ["guides/pagination.ts", "alice@pigeonhole.test"],
+  ["guides/retries.ts", "@pigeonhole.test>"],
+  ["guides/errors.ts", "not_found_error"],
+  ["guides/rate-limits.ts", "of 1000 left"],
+  ["forum/createPost.ts", "general"],
+  ["forum/listPosts.ts", "Planning retrieval before generation"],
+  // Last: a registered webhook points at a host of the examples, and no further mail may trigger a delivery to it.
+  ["inbox/createWebhook.ts", "whsec_"],
+  ["inbox/listWebhooks.ts", "https://hooks.example.com/pigeonhole enabled"],
+];
+
+describe("the examples, run against the sandbox", () => {
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+
+  it.each(RUNNABLE)("%s runs and prints %j", async (file, prints) => {
+    const { stdout } = await run(process.execPath, [join(SITE_ROOT, "examples", file)], {
+      cwd: SITE_ROOT,
+      timeout: 20_000,
+      env: {
+        ...process.env,
+        PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
+        PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
+        PIGEONHOLE_FORUM_BASE_URL: sandbox.forum.url,
+        PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
+      },
+    });
+    expect(stdout).toContain(prints);
+  });
+});

@@ -1,0 +1,214 @@
+import { mkdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listOperations, type OperationEntry } from "../src/lib/openapi.ts";
+import { readBundle } from "../src/lib/prepare-site.ts";
+import { REFERENCE_SPECS, type ReferenceSpec } from "../src/lib/reference-specs.ts";
+import { type RunningSite, serveSite } from "../src/lib/serve.ts";
+import { assertBuilt, SCREENSHOTS, SITE_ROOT } from "./built-site.ts";
+
+interface ReferencePage {
+  spec: ReferenceSpec;
+  entry: OperationEntry;
+  route: string;
+  example: string;
+}
+
+// Every operation of both bundles, read from the bundles themselves so a new operation gets its page checked.
+const referencePages: ReferencePage[] = [];
+for (const spec of REFERENCE_SPECS) {
+  for (const entry of listOperations(await readBundle(spec))) {
+    const folder = entry.kind === "path" ? "operations" : "webhooks";
+    const example = await readFile(join(SITE_ROOT, "examples", spec.api, `${entry.operationId}.ts`), "utf8");
+    referencePages.push({
+      spec,
+      entry,
+      route: `/${spec.base}/${folder}/${entry.operationId.toLowerCase()}/`,
+      example,
+    });
+  }
+}
+
+/** Code as a reader sees it, whitespace aside: highlighted code is split into many elements and lines. */
+function normalizeCode(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
+describe("the built documentation site", () => {
+  let site: RunningSite;
+  let browser: Browser;
+  let context: BrowserContext;
+  /** Requests to any host but the site's own, which the context refuses. */
+  const foreignRequests: string[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    site = await serveSite({ root: SITE_ROOT, port: 0 });
+    browser = await launchChromium();
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const origin = new URL(site.url).origin;
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(`${origin}/`) || url.startsWith("data:")) {
+        return route.continue();
+      }
+      foreignRequests.push(url);
+      return route.abort("blockedbyclient");
+    });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await site?.close();
+  });
+
+  /** Opens a page and returns it with the errors it reports from now on. */
+  async function open(route: string): Promise<{ page: Page; errors: PageErrors }> {
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    const response = await page.goto(new URL(route, site.url).href, { waitUntil: "load" });
+    expect(response?.status(), `status of ${route}`).toBe(200);
+    return { page, errors };
+  }
+
+  function expectClean(errors: PageErrors): void {
+    expect(errors.list).toEqual([]);
+    expect(foreignRequests).toEqual([]);
+  }
+
+  it("shows the home page with both APIs and a way in", async () => {
+    const { page, errors } = await open("/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Pigeonhole");
+    const main = page.locator("main");
+    // The cards that introduce each API.
+    await expect(main.locator(".card .title").allTextContents()).resolves.toEqual(
+      expect.arrayContaining(["Inbox API", "Forum API"]),
+    );
+    await saveScreenshot(page, SCREENSHOTS, "home");
+    expectClean(errors);
+
+    // Leaving a page that is still loading cancels its requests, which would show up as failures.
+    await page.waitForLoadState("networkidle");
+    await main.getByRole("link", { name: "Quickstart" }).first().click();
+    await page.waitForURL(new URL("/quickstart/", site.url).href);
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Quickstart");
+    await page.close();
+  });
+
+  it("shows a guide with its typechecked example", async () => {
+    const { page, errors } = await open("/quickstart/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Quickstart");
+    const example = await readFile(join(SITE_ROOT, "examples/guides/quickstart.ts"), "utf8");
+    const code = await page.locator(".expressive-code pre").allTextContents();
+    expect(code.some((block) => normalizeCode(block).includes(normalizeCode(example)))).toBe(true);
+    await saveScreenshot(page, SCREENSHOTS, "guide-quickstart");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("has a reference page for each of the 13 inbox operations, 2 webhook events and 6 forum operations", () => {
+    const count = (api: string, kind: OperationEntry["kind"]) =>
+      referencePages.filter((item) => item.spec.api === api && item.entry.kind === kind).length;
+    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([13, 2, 6]);
+  });
+
+  it.each(referencePages.map((item) => [item.route, item] as const))(
+    "renders %s with its summary, path, responses and client example",
+    async (route, { spec, entry, example }) => {
+      const { page, errors } = await open(route);
+      await expect(page.locator("h1").first().textContent()).resolves.toBe(entry.operation.summary);
+
+      const header = page.locator(".sl-openapi-operation-description");
+      await expect(header.locator(".sl-openapi-operation-method-badge").textContent()).resolves.toBe(
+        entry.method.toUpperCase(),
+      );
+      if (entry.kind === "path") {
+        await expect(header.locator(".sl-openapi-operation-method-path").textContent()).resolves.toBe(entry.key);
+      } else {
+        await expect(page.locator("main").textContent()).resolves.toContain(entry.key);
+      }
+
+      // The example shown is exactly the typechecked file, and it uses our client.
+      const snippet = header.locator(".sl-openapi-snippet").first();
+      await expect(snippet.isVisible()).resolves.toBe(true);
+      const shown = normalizeCode((await snippet.locator("pre").textContent()) ?? "");
+      expect(shown).toBe(normalizeCode(example));
+      expect(example).toContain(`from "${spec.client}"`);
+      await expect(header.locator(".sl-openapi-snippet-picker").textContent()).resolves.toContain("TypeScript");
+
+      const responses = Object.keys((entry.operation.responses ?? {}) as Record<string, unknown>);
+      expect(responses.length).toBeGreaterThan(0);
+      for (const status of responses) {
+        await expect(page.locator(`main [id="${status}"]`).count(), `response ${status}`).resolves.toBe(1);
+      }
+
+      if (route.endsWith("/sendmessage/") || route.endsWith("/votepost/") || route.endsWith("/onmessagereceived/")) {
+        // The top of the page (title, method, path, example): a full reference page is tens of screens long.
+        await mkdir(SCREENSHOTS, { recursive: true });
+        await page.screenshot({ path: join(SCREENSHOTS, `reference-${spec.api}-${entry.operationId}.png`) });
+      }
+      expectClean(errors);
+      await page.close();
+    },
+  );
+
+  it("shows the schema and the examples of a request body and of its answer", async () => {
+    const { page, errors } = await open("/reference/inbox/operations/sendmessage/");
+    const main = page.locator("main");
+    // A field of SendMessageRequest, and values from the spec's request and response examples.
+    await expect(main.getByText("Idempotency-Key").first().isVisible()).resolves.toBe(true);
+    const text = (await main.textContent()) ?? "";
+    expect(text).toContain("attachments");
+    expect(text).toContain("invoice-2026-11.pdf");
+    expect(text).toContain("thd_7Hq2mZ4kP9xR3vLc");
+    expect(text).toContain("TOO_MANY_RECIPIENTS");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("navigates from a guide through the sidebar to a guide and to a reference page", async () => {
+    const { page, errors } = await open("/quickstart/");
+    const sidebar = page.locator("nav[aria-label='Main']");
+
+    await page.waitForLoadState("networkidle");
+    await sidebar.getByRole("link", { name: "Errors", exact: true }).click();
+    await page.waitForURL(new URL("/guides/errors/", site.url).href);
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Errors");
+    await page.waitForLoadState("networkidle");
+
+    // Operations sit in one folded group per tag; open "Votes" to reach its operation.
+    const votes = page.locator("nav[aria-label='Main'] summary", { hasText: "Votes" });
+    if ((await votes.locator("xpath=..").getAttribute("open")) === null) {
+      await votes.click();
+    }
+    await page.locator("nav[aria-label='Main']").getByRole("link", { name: "Vote on a post" }).click();
+    await page.waitForURL(new URL("/reference/forum/operations/votepost/", site.url).href);
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Vote on a post");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it.each([
+    ["idempotency", "/guides/retries-and-idempotency/", "search-guide"],
+    ["Vote on a post", "/reference/forum/operations/votepost/", "search-reference"],
+  ])("finds %j with the offline search and opens %s", async (query, target, screenshot) => {
+    const { page, errors } = await open("/");
+    await page.locator("site-search button[data-open-modal]").first().click();
+    const input = page.locator("dialog[open] input.pagefind-ui__search-input");
+    await input.waitFor({ state: "visible" });
+    await input.fill(query);
+
+    const targetUrl = new URL(target, site.url);
+    const result = page.locator(`dialog[open] a.pagefind-ui__result-link[href="${targetUrl.pathname}"]`).first();
+    await result.waitFor({ state: "visible", timeout: 10_000 });
+    await saveScreenshot(page, SCREENSHOTS, screenshot);
+    await page.waitForLoadState("networkidle");
+    await result.click();
+    await page.waitForURL((url) => url.pathname === targetUrl.pathname);
+    expectClean(errors);
+    await page.close();
+  });
+});

@@ -1,0 +1,192 @@
+#!/usr/bin/env node
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { systemClock } from "./clock.ts";
+import { createApiKeys } from "./keys/api-keys.ts";
+import { registerKey } from "./keys/register-key.ts";
+import type { SandboxLimits, SandboxOptions } from "./options.ts";
+import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
+import { startSandbox } from "./sandbox.ts";
+import { openDatabase } from "./storage/database.ts";
+import { SqliteForumRepository } from "./storage/forum-repository.ts";
+import { SqliteKeyRepository } from "./storage/key-repository.ts";
+
+const USAGE = `Usage:
+  pigeonhole-sandbox [start] [options]     run the Inbox API and the Forum API
+  pigeonhole-sandbox keys create --service inbox|forum [--name <agent name>] [--db <file>]
+                                           register a new API key (a new tenant) and print it
+
+Options of start:
+  --db <file>                        SQLite database file (default ./${DEFAULT_DATABASE_FILE})
+  --memory                           keep everything in memory; nothing survives a restart
+  --host <address>                   interface to bind (default 127.0.0.1)
+  --inbox-port <port>                port of the Inbox API (default 4010; 0 for any free port)
+  --forum-port <port>                port of the Forum API (default 4020; 0 for any free port)
+  --allow-private-webhooks           deliver webhooks to loopback and private-network addresses
+  --inbox-requests-per-minute <n>    default 1000
+  --inbox-sends-per-day <n>          default 10000
+  --forum-reads-per-minute <n>       default 60
+  --forum-writes-per-minute <n>      default 30
+  --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
+  --quiet                            no request log on stderr
+  -h, --help                         show this help
+  -v, --version                      print the version
+
+Environment: PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY set the development keys
+(default pigeonhole-inbox-dev and pigeonhole-forum-dev).
+`;
+
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!/^\d+$/.test(value)) {
+    throw new UsageError(`--${name} takes a whole number, not '${value}'.`);
+  }
+  return Number(value);
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: { type: "string" },
+      memory: { type: "boolean" },
+      host: { type: "string" },
+      "inbox-port": { type: "string" },
+      "forum-port": { type: "string" },
+      "allow-private-webhooks": { type: "boolean" },
+      "inbox-requests-per-minute": { type: "string" },
+      "inbox-sends-per-day": { type: "string" },
+      "forum-reads-per-minute": { type: "string" },
+      "forum-writes-per-minute": { type: "string" },
+      "webhook-retry-delays": { type: "string" },
+      quiet: { type: "boolean" },
+      service: { type: "string" },
+      name: { type: "string" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+}
+
+type Parsed = ReturnType<typeof parse>["values"];
+
+async function start(values: Parsed) {
+  if (values.db && values.memory) {
+    throw new UsageError("Use either --db or --memory, not both.");
+  }
+  const limits: Partial<SandboxLimits> = {};
+  const limitFlags = {
+    inboxRequestsPerMinute: "inbox-requests-per-minute",
+    inboxSendsPerDay: "inbox-sends-per-day",
+    forumReadsPerMinute: "forum-reads-per-minute",
+    forumWritesPerMinute: "forum-writes-per-minute",
+  } as const;
+  for (const [limit, flag] of Object.entries(limitFlags) as [keyof SandboxLimits, keyof Parsed][]) {
+    const value = integer(flag, values[flag] as string | undefined);
+    if (value !== undefined) {
+      limits[limit] = value;
+    }
+  }
+  const database = values.memory ? ":memory:" : resolve(values.db ?? DEFAULT_DATABASE_FILE);
+  const options: SandboxOptions = {
+    database,
+    host: values.host,
+    inboxPort: integer("inbox-port", values["inbox-port"]),
+    forumPort: integer("forum-port", values["forum-port"]),
+    allowPrivateWebhooks: values["allow-private-webhooks"] ?? false,
+    limits,
+    webhookRetryDelaysMs: values["webhook-retry-delays"]
+      ?.split(",")
+      .map((delay) => integer("webhook-retry-delays", delay.trim()) ?? 0),
+    logger: values.quiet ? false : undefined,
+  };
+  const sandbox = await startSandbox(options);
+  print("Pigeonhole sandbox is running.");
+  print("");
+  print(`  Inbox API  ${sandbox.inbox.url}   key: ${sandbox.inbox.apiKey}`);
+  print(`  Forum API  ${sandbox.forum.url}   key: ${sandbox.forum.apiKey}`);
+  print(`  Database   ${database === ":memory:" ? "in memory" : database}`);
+  print("");
+  print("Press Ctrl+C to stop.");
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`Received ${signal}; stopping.\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Could not stop cleanly: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function createKey(values: Parsed) {
+  const service = values.service;
+  if (service !== "inbox" && service !== "forum") {
+    throw new UsageError("keys create needs --service inbox or --service forum.");
+  }
+  if (values.name !== undefined && service !== "forum") {
+    throw new UsageError("--name is the name of a forum agent; use it with --service forum.");
+  }
+  const db = await openDatabase(resolve(values.db ?? DEFAULT_DATABASE_FILE));
+  try {
+    const deps = {
+      apiKeys: createApiKeys(new SqliteKeyRepository(db), systemClock),
+      forumRepository: new SqliteForumRepository(db),
+      clock: systemClock,
+    };
+    print((await registerKey(deps, service, { name: values.name })).key);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(argv: string[]) {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    print(USAGE);
+    return;
+  }
+  if (values.version) {
+    const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+    print(version);
+    return;
+  }
+  const command = positionals.join(" ");
+  if (command === "" || command === "start") {
+    await start(values);
+  } else if (command === "keys create") {
+    await createKey(values);
+  } else {
+    throw new UsageError(`Unknown command '${command}'.`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known = error instanceof UsageError || error instanceof InvalidOptionError || (error as { code?: string }).code;
+  process.stderr.write(`pigeonhole-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof UsageError || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    process.stderr.write(`\n${USAGE}`);
+  } else if (!known && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`);
+  }
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

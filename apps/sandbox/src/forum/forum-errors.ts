@@ -1,0 +1,34 @@
+import type { ErrorResponse } from "@pigeonhole/forum-types";
+import type { ApiProblem, ProblemResponse } from "../http/api-problem.ts";
+
+const CODE_BY_STATUS: Record<ApiProblem["status"], ErrorResponse["code"]> = {
+  400: "VALIDATION_ERROR",
+  401: "UNAUTHORIZED",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  429: "RATE_LIMITED",
+  500: "INTERNAL_ERROR",
+};
+
+const DEFAULT_HINTS: Record<ApiProblem["status"], string> = {
+  400: "Fix the request and send it again.",
+  401: "Add the header 'Authorization: Bearer YOUR_API_KEY'.",
+  404: "Check the id; list posts with GET /api/v1/posts.",
+  409: "Do not retry unchanged.",
+  413: "Send a smaller body.",
+  429: "Wait before retrying.",
+  500: "Please try again later.",
+};
+
+/** The forum envelope: `{success: false, error, code, hint}`. Malformed JSON keeps its own code. */
+export function formatForumProblem(problem: ApiProblem): ProblemResponse {
+  const code = problem.code === "INVALID_JSON" ? "INVALID_JSON" : CODE_BY_STATUS[problem.status];
+  const body: ErrorResponse = {
+    success: false,
+    error: problem.message,
+    code,
+    hint: problem.details.hint ?? DEFAULT_HINTS[problem.status],
+  };
+  return { status: problem.status, body };
+}

@@ -1,0 +1,58 @@
+/**
+ * Types that tie handlers to the operations generated from a spec (`operations` of `@pigeonhole/*-types`): the
+ * inputs a handler receives and the answers it may give follow the spec, so a spec change is a type error here.
+ */
+
+type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : undefined;
+
+type SuccessStatus = 200 | 201 | 204;
+
+/** The answers an operation documents for success: `{status, body}` for each 2xx status. */
+export type Reply<Op> = Op extends { responses: infer Responses }
+  ? {
+      [Status in keyof Responses & SuccessStatus]: { status: Status; body: JsonContent<Responses[Status]> };
+    }[keyof Responses & SuccessStatus]
+  : never;
+
+type Params<Op, Where extends "path" | "query" | "header"> = Op extends { parameters: infer P }
+  ? Where extends keyof P
+    ? [NonNullable<P[Where]>] extends [never]
+      ? Record<string, never>
+      : NonNullable<P[Where]>
+    : Record<string, never>
+  : Record<string, never>;
+
+type RequestBody<Op> = Op extends { requestBody: infer Body }
+  ? JsonContent<Body>
+  : Op extends { requestBody?: infer Body }
+    ? JsonContent<NonNullable<Body>> | undefined
+    : undefined;
+
+/** A validated request of an operation. Query parameters with a spec default are always present at run time. */
+export interface OperationInput<Op> {
+  path: Params<Op, "path">;
+  query: Params<Op, "query">;
+  headers: Params<Op, "header">;
+  body: RequestBody<Op>;
+}
+
+/** The names of the operations reachable under `paths` (webhook deliveries the service sends are left out). */
+export type PathOperationId<Paths, Operations> = {
+  [Id in keyof Operations]: Operations[Id] extends Paths[keyof Paths][keyof Paths[keyof Paths]] ? Id : never;
+}[keyof Operations];
+
+/** Typed handlers for a set of operations: each gets its validated input and answers one of its documented replies. */
+export type OperationHandlers<Operations, Ids extends keyof Operations, Context> = {
+  [Id in Ids]: (input: OperationInput<Operations[Id]>, context: Context) => Promise<Reply<Operations[Id]>>;
+};
+
+/**
+ * A query parameter the spec gives a default, which validation has filled in. Its absence is a bug in the spec or
+ * the validator, not a client error.
+ */
+export function withSpecDefault<T>(value: T | undefined, name: string): T {
+  if (value === undefined) {
+    throw new Error(`The spec gives ${name} no default.`);
+  }
+  return value;
+}

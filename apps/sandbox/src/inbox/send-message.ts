@@ -1,0 +1,288 @@
+import type { Message, SendMessageRequest, SendMessageResponse, ThreadItem } from "@pigeonhole/inbox-types";
+import type { Clock } from "../clock.ts";
+import { isoTimestamp } from "../clock.ts";
+import { ApiProblem } from "../http/api-problem.ts";
+import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
+import type { InboxRepository, NewDelivery, SendTransaction, StoredAttachment } from "../storage/inbox-repository.ts";
+import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
+import { messageReceivedEvent, messageSentEvent, newEventId } from "./webhooks/events.ts";
+
+export const MAX_RECIPIENTS = 50;
+/** Decoded attachments of one message, in all. */
+export const MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const PREVIEW_LENGTH = 200;
+
+export interface SendContext {
+  repository: InboxRepository;
+  clock: Clock;
+  sendsPerDay: number;
+  /** Called after a send that enqueued webhook deliveries has committed. */
+  onDeliveriesEnqueued(): void;
+}
+
+export interface SendRequest {
+  podId: string;
+  inboxId: string;
+  body: SendMessageRequest;
+  idempotencyKey: string | undefined;
+}
+
+/** Header lookup without regard to case, as mail headers are compared. */
+function headerValue(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted) {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+const messageIdsIn = (value: string | undefined): string[] =>
+  value ? (value.match(/<[^<>\s]+>/g) ?? value.split(/\s+/).filter(Boolean)) : [];
+
+/** Canonical JSON (sorted keys), so that the same request hashes the same however its keys were ordered. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) {
+    return `[${value.map(canonicalJson).join(",")}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function decodeAttachments(body: SendMessageRequest): StoredAttachment[] {
+  let total = 0;
+  return (body.attachments ?? []).map((attachment) => {
+    const content = Buffer.from(attachment.content, "base64");
+    total += content.length;
+    if (total > MAX_ATTACHMENT_BYTES) {
+      throw new ApiProblem(413, "PAYLOAD_TOO_LARGE", "The decoded attachments are larger than 10 MiB in all.", {
+        field: "attachments",
+      });
+    }
+    return {
+      attachment_id: `att_${randomBase62(16)}`,
+      filename: attachment.filename,
+      content_type: attachment.content_type ?? "application/octet-stream",
+      size: content.length,
+      content,
+    };
+  });
+}
+
+const utcDay = (epochMs: number) => isoTimestamp(epochMs).slice(0, 10);
+
+function secondsToNextUtcDay(epochMs: number): number {
+  const next = new Date(epochMs);
+  next.setUTCHours(24, 0, 0, 0);
+  return Math.max(1, Math.ceil((next.getTime() - epochMs) / 1000));
+}
+
+/** The thread a new copy joins in one inbox: the thread of the message it replies to, or a new one. */
+async function joinThread(
+  tx: SendTransaction,
+  copy: Omit<Message, "attachments" | "thread_id">,
+  replyTargets: string[],
+  participants: string[],
+): Promise<{ thread: ThreadItem; isNew: boolean }> {
+  const existing = await tx.findThreadOfMessages(copy.inbox_id, replyTargets);
+  if (!existing) {
+    return {
+      isNew: true,
+      thread: {
+        thread_id: `thd_${randomBase62(16)}`,
+        inbox_id: copy.inbox_id,
+        subject: copy.subject,
+        participants: [...new Set(participants)],
+        labels: [...new Set(copy.labels)],
+        message_count: 1,
+        last_message_at: copy.timestamp,
+        created_at: copy.created_at,
+        updated_at: copy.created_at,
+      },
+    };
+  }
+  return {
+    isNew: false,
+    thread: {
+      ...existing,
+      participants: [...new Set([...existing.participants, ...participants])],
+      labels: [...new Set([...existing.labels, ...copy.labels])],
+      message_count: existing.message_count + 1,
+      last_message_at: [copy.timestamp, existing.last_message_at].sort().at(-1) ?? copy.timestamp,
+      updated_at: copy.created_at,
+    },
+  };
+}
+
+/**
+ * Sends a message: stores the sender's copy (labelled `sent`) and a copy (labelled `received`) in every inbox of this
+ * service among the recipients, threads each copy by its reply headers within its inbox, and writes the
+ * `message.sent` and `message.received` deliveries to the outbox, the idempotency record and the day's send count,
+ * all in one transaction.
+ */
+export async function sendMessage(context: SendContext, request: SendRequest): Promise<SendMessageResponse> {
+  const { body } = request;
+  const to = toAddressList(body.to);
+  const cc = toAddressList(body.cc);
+  const bcc = toAddressList(body.bcc);
+  const recipientCount = to.length + cc.length + bcc.length;
+  if (recipientCount > MAX_RECIPIENTS) {
+    throw new ApiProblem(
+      400,
+      "TOO_MANY_RECIPIENTS",
+      `The message has ${recipientCount} recipients over to, cc and bcc; at most ${MAX_RECIPIENTS} are allowed.`,
+      { field: bcc.length > 0 ? "bcc" : cc.length > 0 ? "cc" : "to" },
+    );
+  }
+  const attachments = decodeAttachments(body);
+  const requestHash = sha256Hex(canonicalJson({ inbox_id: request.inboxId, body }));
+  const headers = body.headers ?? {};
+  const inReplyTo = headerValue(headers, "In-Reply-To")?.trim() || null;
+  const references = messageIdsIn(headerValue(headers, "References"));
+  // The message answered comes first, then the conversation from newest to oldest.
+  const replyTargets = [...new Set([...messageIdsIn(inReplyTo ?? undefined), ...references.toReversed()])];
+
+  let enqueued = 0;
+  const response = await context.repository.inSendTransaction(async (tx) => {
+    const sender = await tx.findInbox(request.podId, request.inboxId);
+    if (!sender) {
+      throw new ApiProblem(404, "NOT_FOUND", `Inbox '${request.inboxId}' was not found.`, { field: "inbox_id" });
+    }
+    const nowMs = context.clock.now();
+    if (request.idempotencyKey !== undefined) {
+      const record = await tx.findIdempotencyRecord(
+        request.podId,
+        request.idempotencyKey,
+        nowMs - IDEMPOTENCY_WINDOW_MS,
+      );
+      if (record) {
+        if (record.requestHash !== requestHash) {
+          throw new ApiProblem(
+            409,
+            "IDEMPOTENCY_KEY_REUSED",
+            "The Idempotency-Key was already used with a different request.",
+            {
+              field: "Idempotency-Key",
+            },
+          );
+        }
+        return { message_id: record.messageId, thread_id: record.threadId };
+      }
+    }
+    const day = utcDay(nowMs);
+    if ((await tx.sendCount(request.podId, day)) >= context.sendsPerDay) {
+      throw new ApiProblem(
+        429,
+        "SEND_LIMIT_EXCEEDED",
+        `Send limit of ${context.sendsPerDay} messages per day exceeded.`,
+        {
+          retryAfterSeconds: secondsToNextUtcDay(nowMs),
+        },
+      );
+    }
+
+    const now = isoTimestamp(nowMs);
+    const messageId = `<${newUuid()}@${sender.inbox_id.split("@")[1]}>`;
+    const fromAddress = sender.inbox_id;
+    const size =
+      Buffer.byteLength(body.subject ?? "") +
+      Buffer.byteLength(body.text ?? "") +
+      Buffer.byteLength(body.html ?? "") +
+      Object.entries(headers).reduce((sum, [name, value]) => sum + Buffer.byteLength(`${name}: ${value}\r\n`), 0) +
+      attachments.reduce((sum, attachment) => sum + attachment.size, 0);
+    const base = {
+      message_id: messageId,
+      timestamp: now,
+      from: formatSender(fromAddress, sender.display_name),
+      to,
+      cc,
+      reply_to: toAddressList(body.reply_to),
+      subject: body.subject ?? null,
+      preview: body.text === undefined ? null : body.text.slice(0, PREVIEW_LENGTH),
+      text: body.text ?? null,
+      html: body.html ?? null,
+      in_reply_to: inReplyTo,
+      references,
+      headers,
+      size,
+      created_at: now,
+      updated_at: now,
+    };
+    const attachmentRecords = attachments.map(({ content: _content, ...metadata }) => metadata);
+    const deliveries: NewDelivery[] = [];
+    const enqueue = async (podId: string, inboxId: string, event: { event_type: string; event_id: string }) => {
+      for (const webhookId of await tx.findSubscribedWebhooks(podId, event.event_type, inboxId)) {
+        deliveries.push({
+          webhookId,
+          eventId: event.event_id,
+          eventType: event.event_type,
+          payload: JSON.stringify(event),
+        });
+      }
+    };
+
+    const recipientAddresses = [...new Set([...to, ...cc, ...bcc].map(normalizeAddress))];
+    const hosted = await tx.findInboxesByAddress(recipientAddresses);
+    const sendsToItself = hosted.some((inbox) => inbox.inboxId === sender.inbox_id);
+    const userLabels = (body.labels ?? []).filter((label) => label !== "sent" && label !== "received");
+    const senderLabels = [...new Set(["sent", ...userLabels, ...(sendsToItself ? ["received"] : [])])];
+    const participants = [fromAddress, ...recipientAddresses];
+
+    const senderCopy = { ...base, inbox_id: sender.inbox_id, labels: senderLabels, bcc };
+    const senderThread = await joinThread(tx, senderCopy, replyTargets, participants);
+    await tx.saveThread(senderThread.thread, senderThread.isNew);
+    const senderMessage: Message = {
+      ...senderCopy,
+      thread_id: senderThread.thread.thread_id,
+      attachments: attachmentRecords,
+    };
+    await tx.insertMessage(senderMessage);
+    await enqueue(request.podId, sender.inbox_id, messageSentEvent(newEventId(), senderMessage));
+    if (sendsToItself) {
+      await enqueue(
+        request.podId,
+        sender.inbox_id,
+        messageReceivedEvent(newEventId(), senderMessage, senderThread.thread),
+      );
+    }
+
+    for (const recipient of hosted) {
+      if (recipient.inboxId === sender.inbox_id) {
+        continue;
+      }
+      const copy = { ...base, inbox_id: recipient.inboxId, labels: ["received"], bcc: [] };
+      const visibleParticipants = [fromAddress, ...[...to, ...cc].map(normalizeAddress), recipient.inboxId];
+      const { thread, isNew } = await joinThread(tx, copy, replyTargets, visibleParticipants);
+      await tx.saveThread(thread, isNew);
+      const message: Message = { ...copy, thread_id: thread.thread_id, attachments: attachmentRecords };
+      await tx.insertMessage(message);
+      await enqueue(recipient.podId, recipient.inboxId, messageReceivedEvent(newEventId(), message, thread));
+    }
+
+    await tx.insertAttachments(messageId, attachments);
+    await tx.enqueueDeliveries(deliveries, now, nowMs);
+    await tx.addSend(request.podId, day);
+    const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
+    if (request.idempotencyKey !== undefined) {
+      await tx.saveIdempotencyRecord(
+        request.podId,
+        request.idempotencyKey,
+        { requestHash, messageId: result.message_id, threadId: result.thread_id },
+        nowMs,
+      );
+    }
+    enqueued = deliveries.length;
+    return result;
+  });
+  if (enqueued > 0) {
+    context.onDeliveriesEnqueued();
+  }
+  return response;
+}

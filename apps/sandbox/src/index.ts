@@ -1,0 +1,11 @@
+export type { LogFields, SandboxLogger } from "./logger.ts";
+export type { SandboxLimits, SandboxOptions } from "./options.ts";
+export {
+  DEFAULT_FORUM_DEV_KEY,
+  DEFAULT_INBOX_DEV_KEY,
+  DEFAULT_LIMITS,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  InvalidOptionError,
+} from "./options.ts";
+export type { Sandbox, SandboxService } from "./sandbox.ts";
+export { startSandbox } from "./sandbox.ts";

@@ -1,0 +1,93 @@
+import type { ValidateFunction } from "ajv";
+import { createSpecAjv, detachSchema } from "../spec/ajv.ts";
+import type { OpenApiDocument, ServiceSpecName } from "../spec/spec-bundle.ts";
+import { loadSpecBundle, pointerSegment, resolvePointer } from "../spec/spec-bundle.ts";
+
+interface ResponseObject {
+  headers?: Record<string, { $ref?: string; required?: boolean; schema?: unknown }>;
+  content?: Record<string, { schema: unknown }>;
+}
+
+/** A response as observed, to check against the spec. */
+export interface ObservedResponse {
+  method: string;
+  /** The spec's path template, such as `/v0/inboxes/{inbox_id}`. */
+  specPath: string;
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+const deref = <T>(document: OpenApiDocument, node: unknown): T => {
+  let current = node;
+  while (current !== null && typeof current === "object" && "$ref" in current) {
+    current = resolvePointer(document, String((current as { $ref: string }).$ref));
+  }
+  return current as T;
+};
+
+/**
+ * Checks responses against the bundled spec: the status must be documented for the operation, the JSON body must
+ * match that status's schema and every required header must be present and match its schema. Answers the list of
+ * violations (empty when the response conforms).
+ */
+export function createResponseValidator(service: ServiceSpecName) {
+  const document = loadSpecBundle(service);
+  const id = `${service}-responses`;
+  const bodyAjv = createSpecAjv(document, id);
+  const headerAjv = createSpecAjv(document, `${id}-headers`, { coerceTypes: true });
+  const compiled = new Map<string, ValidateFunction>();
+  const compile = (ajv: typeof bodyAjv, documentId: string, key: string, schema: unknown) => {
+    let validate = compiled.get(key);
+    if (!validate) {
+      validate = ajv.compile(detachSchema(schema, documentId));
+      compiled.set(key, validate);
+    }
+    return validate;
+  };
+
+  return function validate(observed: ObservedResponse): string[] {
+    const where = `${observed.method} ${observed.specPath} -> ${observed.status}`;
+    const operation = document.paths[observed.specPath]?.[observed.method.toLowerCase() as "get"];
+    if (!operation) {
+      return [`${where}: no such operation in the ${service} spec`];
+    }
+    const responseNode = operation.responses[String(observed.status)];
+    if (!responseNode) {
+      return [`${where}: status not documented`];
+    }
+    const response = deref<ResponseObject>(document, responseNode);
+    const violations: string[] = [];
+    for (const [name, headerNode] of Object.entries(response.headers ?? {})) {
+      const header = deref<{ required?: boolean; schema?: unknown }>(document, headerNode);
+      const value = observed.headers.get(name);
+      if (value === null) {
+        if (header.required) {
+          violations.push(`${where}: missing header ${name}`);
+        }
+        continue;
+      }
+      // Header values are text: the wrapper object lets Ajv coerce them to the schema's type.
+      const wrapped = compile(headerAjv, `${id}-headers`, `header:${name}:${observed.specPath}:${observed.status}`, {
+        type: "object",
+        properties: { value: header.schema ?? {} },
+      });
+      if (!wrapped({ value })) {
+        violations.push(`${where}: header ${name}=${value} ${headerAjv.errorsText(wrapped.errors)}`);
+      }
+    }
+    const schema = response.content?.["application/json"]?.schema;
+    if (schema === undefined) {
+      if (observed.body !== undefined && observed.body !== "") {
+        violations.push(`${where}: a body was sent where the spec documents none`);
+      }
+      return violations;
+    }
+    const pointer = `#/paths/${pointerSegment(observed.specPath)}/${observed.method.toLowerCase()}/responses/${observed.status}`;
+    const validateBody = compile(bodyAjv, id, `body:${pointer}`, schema);
+    if (!validateBody(observed.body)) {
+      violations.push(`${where}: body ${bodyAjv.errorsText(validateBody.errors)} in ${JSON.stringify(observed.body)}`);
+    }
+    return violations;
+  };
+}
