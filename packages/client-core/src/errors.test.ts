@@ -10,10 +10,8 @@ import {
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
-  PermissionDeniedError,
   PigeonholeError,
   RateLimitError,
-  UnprocessableEntityError,
 } from "./errors.js";
 
 const respond = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
@@ -22,11 +20,11 @@ describe("APIError.from", () => {
   it.each([
     [400, "BadRequestError", BadRequestError],
     [401, "AuthenticationError", AuthenticationError],
-    [403, "PermissionDeniedError", PermissionDeniedError],
+    [403, "APIError", APIError],
     [404, "NotFoundError", NotFoundError],
     [409, "ConflictError", ConflictError],
     [413, "PayloadTooLargeError", PayloadTooLargeError],
-    [422, "UnprocessableEntityError", UnprocessableEntityError],
+    [422, "APIError", APIError],
     [429, "RateLimitError", RateLimitError],
     [500, "InternalServerError", InternalServerError],
     [503, "InternalServerError", InternalServerError],
@@ -50,7 +48,8 @@ describe("APIError.from", () => {
     expect(error.body).toBe(body);
     expect(error.requestId).toBe("req_123");
     expect(error.headers.get("x-request-id")).toBe("req_123");
-    expect(error.message).toBe("404 Inbox not found");
+    expect(error.message).toBe("404 not_found: Inbox not found (request req_123)");
+    expect(error.code).toBe("not_found");
   });
 
   it("has a null request id when the header is missing", () => {
@@ -73,10 +72,41 @@ describe("instanceof", () => {
 describe("APIError message", () => {
   const messageOf = (body: unknown) => APIError.from(respond(400), body).message;
 
-  it("uses message, error or error.message from the body", () => {
+  it("reads the inbox envelope: code, message, field", () => {
+    const body = {
+      error: {
+        type: "validation_error",
+        message: "to is not an address",
+        details: { field: "to", code: "INVALID_EMAIL" },
+      },
+    };
+    const error = APIError.from(respond(400, { "x-request-id": "req_7" }), body);
+    expect(error.message).toBe("400 INVALID_EMAIL: to is not an address (field: to) (request req_7)");
+    expect(error.code).toBe("INVALID_EMAIL");
+  });
+
+  it("falls back to the inbox error type when there is no detail code", () => {
+    const error = APIError.from(respond(500), { error: { type: "internal_error", message: "boom", details: null } });
+    expect(error.message).toBe("500 internal_error: boom");
+    expect(error.code).toBe("internal_error");
+  });
+
+  it("reads the forum envelope: code, message, hint", () => {
+    const body = { success: false, error: "Post not found", code: "NOT_FOUND", hint: "List posts to find an id." };
+    const error = APIError.from(respond(404), body);
+    expect(error.message).toBe("404 NOT_FOUND: Post not found (hint: List posts to find an id.)");
+    expect(error.code).toBe("NOT_FOUND");
+  });
+
+  it("uses message or error from a generic body", () => {
     expect(messageOf({ message: "bad subject" })).toBe("400 bad subject");
     expect(messageOf({ error: "bad subject" })).toBe("400 bad subject");
-    expect(messageOf({ error: { message: "bad subject", type: "invalid" } })).toBe("400 bad subject");
+    expect(messageOf({ error: { message: "bad subject" } })).toBe("400 bad subject");
+  });
+
+  it("keeps the message on one line", () => {
+    const body = { error: { message: "line one\nline two\n\n  three", details: { code: "X" } } };
+    expect(messageOf(body)).toBe("400 X: line one line two three");
   });
 
   it("uses a short text body, on one line", () => {
@@ -85,8 +115,8 @@ describe("APIError message", () => {
   });
 
   it("falls back to the status when the body says nothing useful", () => {
-    expect(messageOf(undefined)).toBe("400 status code (no body)");
-    expect(messageOf("")).toBe("400 status code (no body)");
+    expect(messageOf(undefined)).toBe("400 status code");
+    expect(messageOf("")).toBe("400 status code");
     expect(messageOf({ message: 42 })).toBe("400 status code");
     expect(messageOf([{ message: "in an array" }])).toBe("400 status code");
   });

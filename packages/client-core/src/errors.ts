@@ -6,7 +6,10 @@ export class PigeonholeError extends Error {
   override name = "PigeonholeError";
 }
 
-/** The service answered with a non-2xx status. `body` is the parsed error envelope, when there was one. */
+/**
+ * The service answered with a non-2xx status. `body` is the parsed error envelope of the service, when there was
+ * one; the clients bind `TBody` to their service's `ErrorResponse`.
+ */
 export class APIError<TBody = unknown> extends PigeonholeError {
   override name = "APIError";
   readonly status: number;
@@ -14,13 +17,18 @@ export class APIError<TBody = unknown> extends PigeonholeError {
   readonly headers: Headers;
   /** From `x-request-id`; quote it when reporting a problem. */
   readonly requestId: string | null;
+  /** The machine-readable reason from the envelope (`error.details.code`, `code`, or `error.type`), if any. */
+  readonly code: string | undefined;
 
   constructor(status: number, body: TBody | undefined, headers: Headers = new Headers(), message?: string) {
-    super(message ?? formatMessage(status, body));
+    const requestId = headers.get("x-request-id");
+    const summary = summarize(body);
+    super(message ?? formatMessage(status, summary, requestId));
     this.status = status;
     this.body = body;
     this.headers = headers;
-    this.requestId = headers.get("x-request-id");
+    this.requestId = requestId;
+    this.code = summary.code;
   }
 
   /**
@@ -35,26 +43,8 @@ export class APIError<TBody = unknown> extends PigeonholeError {
   /** Builds the subclass that matches the response status. */
   static from<TBody = unknown>(response: Response, body?: TBody): APIError<TBody> {
     const { status, headers } = response;
-    switch (status) {
-      case 400:
-        return new BadRequestError(status, body, headers);
-      case 401:
-        return new AuthenticationError(status, body, headers);
-      case 403:
-        return new PermissionDeniedError(status, body, headers);
-      case 404:
-        return new NotFoundError(status, body, headers);
-      case 409:
-        return new ConflictError(status, body, headers);
-      case 413:
-        return new PayloadTooLargeError(status, body, headers);
-      case 422:
-        return new UnprocessableEntityError(status, body, headers);
-      case 429:
-        return new RateLimitError(status, body, headers);
-      default:
-        return status >= 500 ? new InternalServerError(status, body, headers) : new APIError(status, body, headers);
-    }
+    const ErrorClass = CLASS_BY_STATUS[status] ?? (status >= 500 ? InternalServerError : APIError);
+    return new ErrorClass(status, body, headers);
   }
 }
 
@@ -64,10 +54,6 @@ export class BadRequestError<TBody = unknown> extends APIError<TBody> {
 
 export class AuthenticationError<TBody = unknown> extends APIError<TBody> {
   override name = "AuthenticationError";
-}
-
-export class PermissionDeniedError<TBody = unknown> extends APIError<TBody> {
-  override name = "PermissionDeniedError";
 }
 
 export class NotFoundError<TBody = unknown> extends APIError<TBody> {
@@ -80,10 +66,6 @@ export class ConflictError<TBody = unknown> extends APIError<TBody> {
 
 export class PayloadTooLargeError<TBody = unknown> extends APIError<TBody> {
   override name = "PayloadTooLargeError";
-}
-
-export class UnprocessableEntityError<TBody = unknown> extends APIError<TBody> {
-  override name = "UnprocessableEntityError";
 }
 
 export class RateLimitError<TBody = unknown> extends APIError<TBody> {
@@ -101,6 +83,15 @@ export class RateLimitError<TBody = unknown> extends APIError<TBody> {
 export class InternalServerError<TBody = unknown> extends APIError<TBody> {
   override name = "InternalServerError";
 }
+
+const CLASS_BY_STATUS: Record<number, typeof APIError | undefined> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  404: NotFoundError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  429: RateLimitError,
+};
 
 /** The request never got an HTTP response (DNS, TCP, TLS, or a fetch that threw). */
 export class APIConnectionError extends PigeonholeError {
@@ -129,44 +120,74 @@ export class APIUserAbortError extends PigeonholeError {
   }
 }
 
-const MAX_MESSAGE_LENGTH = 200;
+const MAX_DETAIL_LENGTH = 200;
 
-function formatMessage(status: number, body: unknown): string {
-  const detail = summarize(body);
-  if (detail !== undefined) {
-    return `${status} ${detail}`;
-  }
-  return body === undefined || body === "" ? `${status} status code (no body)` : `${status} status code`;
+interface Summary {
+  code?: string;
+  message?: string;
+  field?: string;
+  hint?: string;
 }
 
-/** A one-line reason from the usual envelopes (`{message}`, `{error}`, `{error: {message}}`) or a short text body. */
-function summarize(body: unknown): string | undefined {
+/** One line: `404 NOT_FOUND: No inbox support@pigeonhole.test (request req_123)`. */
+function formatMessage(status: number, { code, message, field, hint }: Summary, requestId: string | null): string {
+  const reason =
+    code !== undefined && message !== undefined ? `${code}: ${message}` : (code ?? message ?? "status code");
+  const notes = [field && `(field: ${field})`, hint && `(hint: ${hint})`, requestId && `(request ${requestId})`];
+  return [`${status} ${reason}`, ...notes].filter(Boolean).join(" ");
+}
+
+/**
+ * The reason from the usual envelopes: the inbox service's `{error: {type, message, details: {field, code}}}`,
+ * the forum service's `{error, code, hint}`, a generic `{message, code}`, or a short text body.
+ */
+function summarize(body: unknown): Summary {
   if (typeof body === "string") {
-    return nonEmpty(body);
+    return { message: oneLine(body) };
   }
   if (!isRecord(body)) {
-    return undefined;
+    return {};
   }
-  if (typeof body.message === "string" && nonEmpty(body.message)) {
-    return nonEmpty(body.message);
+  const { error } = body;
+  if (isRecord(error)) {
+    const details = isRecord(error.details) ? error.details : {};
+    return {
+      code: oneLine(details.code) ?? oneLine(error.type) ?? oneLine(error.code),
+      message: oneLine(error.message),
+      field: oneLine(details.field),
+    };
   }
-  if (typeof body.error === "string" && nonEmpty(body.error)) {
-    return nonEmpty(body.error);
-  }
-  if (isRecord(body.error) && typeof body.error.message === "string") {
-    return nonEmpty(body.error.message);
-  }
-  return undefined;
+  return {
+    code: oneLine(body.code),
+    message: oneLine(error) ?? oneLine(body.message),
+    hint: oneLine(body.hint),
+  };
 }
 
-function nonEmpty(text: string): string | undefined {
-  const line = text.replace(/\s+/g, " ").trim();
+/** A non-empty string squeezed onto one line and cut to a readable length; anything else is undefined. */
+function oneLine(value: unknown): string | undefined {
+  if (typeof value !== "string") {
+    return undefined;
+  }
+  const line = value.replace(/\s+/g, " ").trim();
   if (line === "") {
     return undefined;
   }
-  return line.length > MAX_MESSAGE_LENGTH ? `${line.slice(0, MAX_MESSAGE_LENGTH - 1)}…` : line;
+  return line.length > MAX_DETAIL_LENGTH ? `${line.slice(0, MAX_DETAIL_LENGTH - 1)}…` : line;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/**
+ * An error class seen through one service's envelope type: `instanceof` narrows to `T`, so the clients can export
+ * the shared classes with their `ErrorResponse` bound, e.g. `NotFoundError: ErrorClass<NotFoundError<ErrorResponse>>`.
+ */
+export interface ErrorClass<T> {
+  new (status: number, body: ErrorBodyOf<T> | undefined, headers?: Headers, message?: string): T;
+  readonly prototype: T;
+  [Symbol.hasInstance](value: unknown): value is T;
+}
+
+type ErrorBodyOf<T> = T extends APIError<infer TBody> ? TBody : never;

@@ -1,4 +1,14 @@
 export {
+  type ApiClient,
+  type ClientMethod,
+  type ClientOptions,
+  createApiClient,
+  type DataMethod,
+  type ResultMethod,
+  type ServiceDefinition,
+} from "./client.js";
+export { readEnv } from "./env.js";
+export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
@@ -6,29 +16,42 @@ export {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  type ErrorClass,
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
-  PermissionDeniedError,
   PigeonholeError,
   RateLimitError,
-  UnprocessableEntityError,
 } from "./errors.js";
-export { CLIENT_HEADER, clientHeaders, type HeadersSource, mergeHeaders } from "./headers.js";
-export { createLogger, type Logger, type LogLevel, redactHeaders } from "./logger.js";
+export {
+  type OffsetPage,
+  offsetCursor,
+  type PageCursor,
+  pageItems,
+  type TokenPage,
+  tokenCursor,
+} from "./list-pages.js";
+export { type Logger, type LogLevel, redactHeaders } from "./logger.js";
 export { type PaginateOptions, type Paginator, paginate } from "./pagination.js";
-export { isRetryableStatus, type RetryDelayOptions, retryDelay, shouldRetry } from "./retry.js";
+export type {
+  ArrayKeys,
+  CallInit,
+  InitParam,
+  ItemOf,
+  ListPath,
+  OperationOf,
+  PageOf,
+  StrictInitParam,
+  SuccessData,
+} from "./path-types.js";
+export { isRetryableStatus, parseRetryAfterMs, type RetryDelayOptions, retryDelay, shouldRetry } from "./retry.js";
 export {
   createTransport,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type Fetch,
-  MAX_RETRIES_HEADER,
-  RETRY_COUNT_HEADER,
   type RequestOptions,
-  requestOptionsHeaders,
   type Sleep,
-  TIMEOUT_HEADER,
   type Transport,
   type TransportOptions,
 } from "./transport.js";

@@ -1,29 +1,26 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
 import type { Logger } from "./logger.js";
-import {
-  createTransport,
-  MAX_RETRIES_HEADER,
-  RETRY_COUNT_HEADER,
-  requestOptionsHeaders,
-  TIMEOUT_HEADER,
-  type TransportOptions,
-} from "./transport.js";
+import { createTransport, type RequestOptions, type TransportOptions } from "./transport.js";
 
 const URL_BASE = "https://api.pigeonhole.test/v0";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** One scripted answer per attempt: a status, a Response, an Error to throw, or a handler. */
-type Step = number | Response | Error | ((request: Request) => Response | Promise<Response>);
+type Step = number | Response | Error | ((request: Request, init: RequestInit) => Response | Promise<Response>);
 
 /** A fetch that records every Request (and its body) and answers from `steps`, then with 200 forever. */
 function scriptedFetch(...steps: Step[]) {
   const requests: Request[] = [];
   const bodies: string[] = [];
+  const signals: AbortSignal[] = [];
   const responses: Response[] = [];
-  const fetch = async (request: Request): Promise<Response> => {
+  const fetch = async (request: Request, init: RequestInit = {}): Promise<Response> => {
     requests.push(request);
     bodies.push(await request.clone().text());
+    if (init.signal) {
+      signals.push(init.signal);
+    }
     const step = steps[requests.length - 1] ?? Response.json({ ok: true });
     if (step instanceof Error) {
       throw step;
@@ -33,11 +30,11 @@ function scriptedFetch(...steps: Step[]) {
         ? new Response(`status ${step}`, { status: step })
         : step instanceof Response
           ? step
-          : await step(request);
+          : await step(request, init);
     responses.push(response);
     return response;
   };
-  return { fetch, requests, bodies, responses };
+  return { fetch, requests, bodies, signals, responses };
 }
 
 /** A sleep that only records the delays, so retries are instant. */
@@ -49,10 +46,10 @@ function recordingSleep() {
   return { sleep, delays };
 }
 
-/** A fetch that never answers, only rejecting when its request is aborted. */
-function hang(request: Request): Promise<Response> {
+/** A fetch step that never answers, only rejecting (as fetch does) when its attempt signal aborts. */
+function hang(_request: Request, init: RequestInit): Promise<Response> {
   return new Promise((_, reject) => {
-    request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
+    init.signal?.addEventListener("abort", () => reject(init.signal?.reason), { once: true });
   });
 }
 
@@ -63,14 +60,20 @@ function setup(steps: Step[], options: Omit<TransportOptions, "fetch" | "sleep">
   return { ...server, delays, transport };
 }
 
+/** Per-call options ride on the Request, as openapi-fetch puts them there. */
+const withOptions = (request: Request, options: RequestOptions) => Object.assign(request, options);
+
 const get = (path = "/inboxes", init?: RequestInit) => new Request(`${URL_BASE}${path}`, init);
 const post = (body: unknown, init: RequestInit = {}) =>
-  new Request(`${URL_BASE}/inboxes/a/messages/send`, {
+  new Request(`${URL_BASE}/inboxes/a/messages`, {
     method: "POST",
     body: JSON.stringify(body),
     ...init,
     headers: { "content-type": "application/json", ...(init.headers as Record<string, string> | undefined) },
   });
+
+const refused = () =>
+  new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }) });
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -134,33 +137,25 @@ describe("attempt counts", () => {
     expect(delays).toEqual([]);
   });
 
-  it("takes a per-call maxRetries and does not send the override header", async () => {
+  it("takes a per-call maxRetries", async () => {
     const { transport, requests } = setup([503, 503, 503, 503, 503], { maxRetries: 0 });
-    const response = await transport(get("/inboxes", { headers: requestOptionsHeaders({ maxRetries: 4 }) }));
+    const response = await transport(withOptions(get(), { maxRetries: 4 }));
     expect(response.status).toBe(503);
     expect(requests).toHaveLength(5);
-    expect(requests.every((r) => !r.headers.has(MAX_RETRIES_HEADER))).toBe(true);
   });
 
   it("takes a per-call maxRetries of 0", async () => {
     const { transport, requests } = setup([503]);
-    await transport(get("/inboxes", { headers: requestOptionsHeaders({ maxRetries: 0 }) }));
+    await transport(withOptions(get(), { maxRetries: 0 }));
     expect(requests).toHaveLength(1);
   });
 
-  it("ignores an invalid per-call header with a warning", async () => {
-    const warnings: string[] = [];
-    const logger: Logger = { debug() {}, info() {}, warn: (message) => warnings.push(message), error() {} };
-    const { transport, requests } = setup([503, 503, 503], { logger });
-    await transport(get("/inboxes", { headers: { [MAX_RETRIES_HEADER]: "lots" } }));
-    expect(requests).toHaveLength(3);
-    expect(warnings).toEqual([`ignoring invalid ${MAX_RETRIES_HEADER} header`]);
-  });
-
-  it("numbers the retries in a header", async () => {
-    const { transport, requests } = setup([429, 500]);
-    await transport(get());
-    expect(requests.map((r) => r.headers.get(RETRY_COUNT_HEADER))).toEqual([null, "1", "2"]);
+  it("rejects an invalid per-call maxRetries before sending", async () => {
+    const { transport, requests } = setup([]);
+    await expect(transport(withOptions(get(), { maxRetries: -1 }))).rejects.toThrow(
+      "maxRetries must be a non-negative integer, got -1",
+    );
+    expect(requests).toEqual([]);
   });
 });
 
@@ -236,6 +231,23 @@ describe("idempotency keys", () => {
     expect(requests.map((r) => r.headers.get("idempotency-key"))).toEqual(["send-42", "send-42"]);
   });
 
+  it("sends a per-call idempotencyKey on every attempt", async () => {
+    const { transport, requests } = setup([503], options);
+    await transport(withOptions(post({ n: 1 }), { idempotencyKey: "order-7" }));
+    expect(requests.map((r) => r.headers.get("idempotency-key"))).toEqual(["order-7", "order-7"]);
+  });
+
+  it("mints random hex keys where crypto.randomUUID is missing, as on plain-http pages", async () => {
+    vi.stubGlobal("crypto", { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) });
+    const { transport, requests } = setup([], options);
+    for (let i = 0; i < 50; i++) {
+      await transport(post({ n: i }));
+    }
+    const keys = requests.map((r) => r.headers.get("idempotency-key"));
+    expect(keys.every((key) => /^[0-9a-f]{32}$/.test(key ?? ""))).toBe(true);
+    expect(new Set(keys).size).toBe(50);
+  });
+
   it("adds no key unless idempotencyHeader is set", async () => {
     const { transport, requests } = setup([]);
     await transport(post({ n: 1 }));
@@ -251,7 +263,7 @@ describe("request bodies", () => {
     expect(bodies).toEqual([JSON.stringify(body), JSON.stringify(body), JSON.stringify(body)]);
     for (const request of requests) {
       expect(request.method).toBe("POST");
-      expect(request.url).toBe(`${URL_BASE}/inboxes/a/messages/send`);
+      expect(request.url).toBe(`${URL_BASE}/inboxes/a/messages`);
       expect(request.headers.get("content-type")).toBe("application/json");
       expect(request.headers.get("authorization")).toBe("Bearer k");
     }
@@ -277,13 +289,27 @@ describe("timeouts", () => {
     expect(requests).toHaveLength(2);
   });
 
-  it("takes a per-call timeout and does not send the override header", async () => {
+  it("takes a per-call timeout", async () => {
     const { transport, requests } = setup([hang], { timeout: 60_000 });
-    const error = await transport(get("/inboxes", { headers: requestOptionsHeaders({ timeout: 10, maxRetries: 0 }) }))
-      .then(() => undefined)
-      .catch((e: unknown) => e);
+    const started = Date.now();
+    const error = await transport(withOptions(get(), { timeout: 10, maxRetries: 0 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect(requests[0]?.headers.has(TIMEOUT_HEADER)).toBe(false);
+    expect((error as Error).message).toBe("Request timed out after 10 ms.");
+    expect(requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
+  it("rejects an invalid per-call timeout before sending", async () => {
+    const { transport, requests } = setup([]);
+    await expect(transport(withOptions(get(), { timeout: 0 }))).rejects.toBeInstanceOf(RangeError);
+    expect(requests).toEqual([]);
+  });
+
+  it("clears the timer of an answered attempt", async () => {
+    const { transport, signals } = setup([Response.json({ ok: 1 })], { timeout: 20 });
+    await transport(get());
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(signals[0]?.aborted).toBe(false);
   });
 
   it("does not time out a response whose headers arrived in time", async () => {
@@ -298,9 +324,9 @@ describe("caller aborts", () => {
   it("throws APIUserAbortError at once when aborted during a request", async () => {
     const controller = new AbortController();
     const { transport, requests, delays } = setup([
-      (request) => {
+      (request, init) => {
         setTimeout(() => controller.abort("user cancelled"), 5);
-        return hang(request);
+        return hang(request, init);
       },
     ]);
     const error = await transport(get("/inboxes", { signal: controller.signal })).catch((e: unknown) => e);
@@ -315,11 +341,12 @@ describe("caller aborts", () => {
     const server = scriptedFetch(503, 503);
     const transport = createTransport({
       fetch: server.fetch,
-      // A sleep that ignores its signal: the transport must still stop waiting.
-      sleep: () => {
-        controller.abort();
-        return new Promise(() => {});
-      },
+      // A sleep that only ends when its signal aborts, which the caller does as soon as the wait starts.
+      sleep: (_ms, signal) =>
+        new Promise((_, reject) => {
+          signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+          controller.abort();
+        }),
     });
     await expect(transport(get("/inboxes", { signal: controller.signal }))).rejects.toBeInstanceOf(APIUserAbortError);
     expect(server.requests).toHaveLength(1);
@@ -342,25 +369,12 @@ describe("caller aborts", () => {
     expect(requests).toEqual([]);
   });
 
-  it("passes the caller's abort to the request and keeps the timeout when AbortSignal.any is missing", async () => {
-    const original = AbortSignal.any;
-    Reflect.set(AbortSignal, "any", undefined);
-    try {
-      const controller = new AbortController();
-      const aborting = setup([
-        (request) => {
-          setTimeout(() => controller.abort(), 5);
-          return hang(request);
-        },
-      ]);
-      await expect(aborting.transport(get("/inboxes", { signal: controller.signal }))).rejects.toBeInstanceOf(
-        APIUserAbortError,
-      );
-      const timing = setup([hang], { timeout: 10, maxRetries: 0 });
-      await expect(timing.transport(get())).rejects.toBeInstanceOf(APIConnectionTimeoutError);
-    } finally {
-      Reflect.set(AbortSignal, "any", original);
-    }
+  it("aborts the body of a response when the caller aborts after the headers arrived", async () => {
+    const controller = new AbortController();
+    const { transport, signals } = setup([]);
+    await transport(get("/inboxes", { signal: controller.signal }));
+    controller.abort();
+    expect(signals[0]?.aborted).toBe(true);
   });
 });
 
@@ -374,6 +388,22 @@ describe("network errors", () => {
     expect((error as APIConnectionError).cause).toBe(cause);
     expect(requests).toHaveLength(3);
     expect(delays).toHaveLength(2);
+  });
+
+  it("treats a fetch that throws synchronously like one that rejects", async () => {
+    let calls = 0;
+    const transport = createTransport({
+      sleep: async () => {},
+      fetch: (() => {
+        calls++;
+        if (calls === 1) {
+          throw new TypeError("synchronous failure");
+        }
+        return Promise.resolve(Response.json({ ok: true }));
+      }) as unknown as TransportOptions["fetch"],
+    });
+    expect((await transport(get())).status).toBe(200);
+    expect(calls).toBe(2);
   });
 
   it("recovers when a retry succeeds", async () => {
@@ -399,14 +429,58 @@ describe("options validation", () => {
     expect(() => createTransport({ maxRetries: -1 })).toThrow(RangeError);
     expect(() => createTransport({ maxRetries: 1.5 })).toThrow(RangeError);
   });
+});
 
-  it("builds per-call headers", () => {
-    expect(requestOptionsHeaders({})).toEqual({});
-    expect(requestOptionsHeaders({ timeout: 5000, maxRetries: 1 })).toEqual({
-      [TIMEOUT_HEADER]: "5000",
-      [MAX_RETRIES_HEADER]: "1",
+describe("writes that are not safe to repeat", () => {
+  // Without an idempotency header (as in a service that does not deduplicate), a POST could be applied twice.
+  it.each([500, 503, 409])("does not retry a POST answered %i", async (status) => {
+    const { transport, requests } = setup([status]);
+    expect((await transport(post({ n: 1 }))).status).toBe(status);
+    expect(requests).toHaveLength(1);
+  });
+
+  it.each([408, 429])("retries a POST answered %i, which the server did not act on", async (status) => {
+    const { transport, requests, bodies } = setup([status]);
+    expect((await transport(post({ n: 1 }))).status).toBe(200);
+    expect(requests).toHaveLength(2);
+    expect(bodies).toEqual(['{"n":1}', '{"n":1}']);
+  });
+
+  it("does not retry a POST that timed out or lost its connection", async () => {
+    const timedOut = setup([hang], { timeout: 10 });
+    await expect(timedOut.transport(post({ n: 1 }))).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(timedOut.requests).toHaveLength(1);
+    const reset = setup([new TypeError("fetch failed", { cause: { code: "ECONNRESET" } })]);
+    await expect(reset.transport(post({ n: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
+    expect(reset.requests).toHaveLength(1);
+  });
+
+  it("retries a POST whose connection was refused", async () => {
+    const { transport, requests } = setup([refused()]);
+    expect((await transport(post({ n: 1 }))).status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("retries a POST when the server says x-should-retry: true", async () => {
+    const { transport, requests } = setup([new Response(null, { status: 503, headers: { "x-should-retry": "true" } })]);
+    expect((await transport(post({ n: 1 }))).status).toBe(200);
+    expect(requests).toHaveLength(2);
+  });
+
+  it.each(["PUT", "DELETE"])("retries a %s, which HTTP defines as idempotent", async (method) => {
+    const { transport, requests } = setup([503, hang], { timeout: 10 });
+    expect((await transport(get("/webhooks/wh_1", { method }))).status).toBe(200);
+    expect(requests).toHaveLength(3);
+  });
+
+  it("retries every write once an idempotency header is configured", async () => {
+    const { transport, requests } = setup([503, hang, 500], {
+      idempotencyHeader: "Idempotency-Key",
+      maxRetries: 3,
+      timeout: 10,
     });
-    expect(() => requestOptionsHeaders({ timeout: Number.NaN })).toThrow(RangeError);
+    expect((await transport(post({ n: 1 }))).status).toBe(200);
+    expect(requests).toHaveLength(4);
   });
 });
 
@@ -438,7 +512,22 @@ describe("logging", () => {
       "debug request",
       "debug response",
     ]);
-    expect(lines[2]?.data).toMatchObject({ method: "GET", attempt: 1, status: 503, requestId: "req_1" });
+    expect(lines[2]?.data).toMatchObject({ method: "GET", attempt: 1, reason: 503, requestId: "req_1" });
+  });
+
+  it("logs retries at info, and to the console with a prefix when no logger is given", async () => {
+    const info = vi.spyOn(globalThis.console, "info").mockImplementation(() => undefined);
+    const debug = vi.spyOn(globalThis.console, "debug").mockImplementation(() => undefined);
+    try {
+      const { transport } = setup([503], { logLevel: "info" });
+      await transport(get());
+      expect(info).toHaveBeenCalledTimes(1);
+      expect(info.mock.calls[0]?.[0]).toBe("[pigeonhole] retrying request");
+      expect(debug).not.toHaveBeenCalled();
+    } finally {
+      info.mockRestore();
+      debug.mockRestore();
+    }
   });
 
   it("logs nothing below warn by default", async () => {
@@ -457,7 +546,7 @@ describe("logging", () => {
         { headers: { authorization: `Bearer ${SECRET}`, "x-api-key": SECRET, cookie: `session=${SECRET}` } },
       ),
     );
-    await transport(get(`/ws?api_key=${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } }));
+    await transport(get("/inboxes", { headers: { authorization: `Bearer ${SECRET}` } }));
     const logged = JSON.stringify(lines);
     expect(lines.length).toBeGreaterThan(5);
     expect(logged).toContain("***");

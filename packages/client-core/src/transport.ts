@@ -1,269 +1,288 @@
+import { type Deadline, Deadlines } from "./deadlines.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
-import { createLogger, type Logger, type LogLevel, redactHeaders, redactUrl } from "./logger.js";
+import { type Logger, type LogLevel, redactHeaders } from "./logger.js";
+import { PendingRequest } from "./pending-request.js";
 import { retryDelay, shouldRetry } from "./retry.js";
-
-/** Per-call timeout in ms; read and stripped by the transport, never sent. */
-export const TIMEOUT_HEADER = "x-pigeonhole-timeout";
-/** Per-call retry budget; read and stripped by the transport, never sent. */
-export const MAX_RETRIES_HEADER = "x-pigeonhole-max-retries";
-/** Sent on every attempt after the first, so the server can tell retries apart in its logs. */
-export const RETRY_COUNT_HEADER = "x-pigeonhole-retry-count";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_RETRIES = 2;
 
-/** What openapi-fetch's `createClient({ fetch })` calls: it always hands over a `Request`. */
-export type Transport = (input: Request) => Promise<Response>;
-export type Fetch = (input: Request) => Promise<Response>;
-export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+/**
+ * A fetch as the transport calls it: like `globalThis.fetch`, with a `Request` and an init whose `signal` carries
+ * the attempt's timeout and the caller's abort. A custom fetch must pass that signal on (or honour it itself).
+ */
+export type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
-export interface TransportOptions {
-  /** Defaults to `globalThis.fetch`, looked up on each call so late polyfills and test spies are seen. */
-  fetch?: Fetch;
-  /** Per-attempt timeout in ms until the response headers arrive. */
+/**
+ * What openapi-fetch's `createClient({ fetch })` calls, with the `Request` it built for one call (or, on the fast
+ * path of `createApiClient`, a PendingRequest: the same URL and init, not yet made into a Request).
+ */
+export type Transport = (input: Request, init?: Record<string, unknown>) => Promise<Response>;
+
+/** Waits `ms`; rejects early when `signal` (the caller's, if the call has one) aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Options of a single call. openapi-fetch copies unknown init keys onto its Request, where the transport reads them. */
+export interface RequestOptions {
+  /** Aborts the call, including any wait between retries; the call then rejects with `APIUserAbortError`. */
+  signal?: AbortSignal | null;
+  /** Milliseconds to wait for the response headers, per attempt. */
   timeout?: number;
   /** Retries after the first attempt. */
   maxRetries?: number;
-  /** e.g. "Idempotency-Key": set once per logical non-GET/HEAD request and reused on every retry. */
-  idempotencyHeader?: string;
-  logger?: Logger;
-  logLevel?: LogLevel;
+  /** Sent as the idempotency header; when absent, one key is minted per call and reused on every retry. */
+  idempotencyKey?: string;
+}
+
+export interface TransportOptions {
+  /** Defaults to `globalThis.fetch`, looked up on each call so late polyfills and test spies are seen. */
+  fetch?: Fetch | undefined;
+  /** Per-attempt timeout in ms until the response headers arrive. */
+  timeout?: number | undefined;
+  /** Retries after the first attempt. */
+  maxRetries?: number | undefined;
+  /**
+   * e.g. "Idempotency-Key": set once per call that is not a GET or HEAD and reused on every retry, so the server
+   * can recognise a retried write and apply it once.
+   */
+  idempotencyHeader?: string | undefined;
+  logger?: Logger | undefined;
+  logLevel?: LogLevel | undefined;
   /** Waits between attempts; injectable so tests need not wait. Should reject when `signal` aborts. */
-  sleep?: Sleep;
+  sleep?: Sleep | undefined;
 }
 
-export interface RequestOptions {
-  timeout?: number;
-  maxRetries?: number;
-}
+/** Methods that HTTP defines as safe to repeat. */
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 
-/** Per-call overrides as headers, for openapi-fetch's `headers` option: `client.GET(path, { headers: requestOptionsHeaders({ timeout: 5000 }) })`. */
-export function requestOptionsHeaders({ timeout, maxRetries }: RequestOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (timeout !== undefined) {
-    headers[TIMEOUT_HEADER] = String(checkTimeout(timeout));
-  }
-  if (maxRetries !== undefined) {
-    headers[MAX_RETRIES_HEADER] = String(checkMaxRetries(maxRetries));
-  }
-  return headers;
-}
-
-/** A fetch with timeouts, retries and idempotency keys. It returns error responses as they are; the clients turn them into exceptions. */
+/**
+ * A fetch with timeouts, retries and idempotency keys, for openapi-fetch's `fetch` option. It returns error
+ * responses as they are; the clients turn them into exceptions.
+ *
+ * A request that repeats safely (an idempotent method, or one carrying an idempotency key) is retried on connection
+ * errors, timeouts, 408, 409, 429 and 5xx. Any other write is retried only when the server cannot have acted on it
+ * (408, 429, a refused connection), because repeating it could apply it twice.
+ */
 export function createTransport(options: TransportOptions = {}): Transport {
   const defaultTimeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS);
   const defaultMaxRetries = checkMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
-  const logger = createLogger(options.logger, options.logLevel);
+  // The transport logs retries at info and each request and response at debug; the default sink is the console.
+  // The default sink is reached via globalThis, which biome's noConsole does not flag.
+  const logger: Logger = options.logger ?? globalThis.console;
+  const prefix = options.logger ? "" : "[pigeonhole] ";
+  const debug = options.logLevel === "debug";
+  const info = debug || options.logLevel === "info";
   const sleep = options.sleep ?? defaultSleep;
+  const { idempotencyHeader } = options;
+  const deadlines = new Deadlines();
 
-  return async function transport(input: Request): Promise<Response> {
-    const fetchImpl: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
-    const callerSignal = input.signal;
-    if (callerSignal.aborted) {
+  return async function transport(input: Request | PendingRequest, ext?: Record<string, unknown>): Promise<Response> {
+    const pending = input instanceof PendingRequest ? input : undefined;
+    const request = pending ? undefined : (input as Request);
+    // A PendingRequest exists only when the caller passed no signal; a Request always has one.
+    const callerSignal = request?.signal;
+    if (callerSignal?.aborted) {
       throw new APIUserAbortError({ cause: callerSignal.reason });
     }
+    // Per-call options ride on the request object itself (see RequestOptions), so nothing is copied on the hot path.
+    const call = input as (Request | PendingRequest) & RequestOptions;
+    const timeout = call.timeout === undefined ? defaultTimeout : checkTimeout(call.timeout);
+    const maxRetries = call.maxRetries === undefined ? defaultMaxRetries : checkMaxRetries(call.maxRetries);
+    const { method, headers } = input;
+    // Log fields shared by every line about this call.
+    const about = (attempt: number) => ({ method, url: input.url, attempt });
 
-    const headers = new Headers(input.headers);
-    const timeout = readOverride(headers, TIMEOUT_HEADER, defaultTimeout, isValidTimeout, logger);
-    const maxRetries = readOverride(headers, MAX_RETRIES_HEADER, defaultMaxRetries, isValidMaxRetries, logger);
-    const { idempotencyHeader } = options;
-    if (idempotencyHeader && input.method !== "GET" && input.method !== "HEAD" && !headers.has(idempotencyHeader)) {
-      // Minted once, before the first attempt: every retry carries the same key, so the server can dedupe a send.
-      headers.set(idempotencyHeader, randomUUID());
+    let replayable = IDEMPOTENT_METHODS.has(method);
+    if (idempotencyHeader !== undefined && method !== "GET" && method !== "HEAD") {
+      if (call.idempotencyKey !== undefined) {
+        headers.set(idempotencyHeader, call.idempotencyKey);
+      } else if (!headers.has(idempotencyHeader)) {
+        // Minted once, before the first attempt: every retry carries the same key, so the server applies it once.
+        headers.set(idempotencyHeader, randomKey());
+      }
+      replayable = true;
     }
-    // A fresh Request rather than mutating `input`, whose headers may be immutable; it keeps input's body and signal.
-    const base = new Request(input, { headers });
-    const method = base.method;
-    const url = redactUrl(base.url);
 
     for (let retry = 0; ; retry++) {
       const retriesLeft = maxRetries - retry;
-      const attemptHeaders = new Headers(base.headers);
-      if (retry > 0) {
-        attemptHeaders.set(RETRY_COUNT_HEADER, String(retry));
+      const attempt = new Attempt(callerSignal, deadlines, timeout);
+      let send: () => Promise<Response>;
+      let sentHeaders: Headers;
+      if (pending) {
+        // Made only for the runtime's own fetch (see createApiClient), so it is sent with that; a retry sends the
+        // same init again.
+        sentHeaders = headers;
+        const init = { ...pending.init, ...ext, headers, signal: attempt.signal };
+        send = () => fetch(pending.url, init);
+      } else {
+        // A body can be read once, so while retries remain a copy is sent and the original kept for the next
+        // attempt; the last attempt, or a request without a body, sends the original.
+        const original = request as Request;
+        const copy = retriesLeft > 0 && original.body !== null ? original.clone() : original;
+        sentHeaders = copy.headers;
+        const init = ext === undefined ? { signal: attempt.signal } : { ...ext, signal: attempt.signal };
+        send = () => (options.fetch ?? fetch)(copy, init);
       }
-      const attempt = withTimeout(callerSignal, timeout);
-      // Each attempt sends a clone, so the body can be sent again; the last one may consume `base` itself.
-      const request = new Request(retriesLeft > 0 ? base.clone() : base, {
-        headers: attemptHeaders,
-        signal: attempt.signal,
-      });
-      logger.debug("request", { method, url, attempt: retry + 1, timeout, headers: redactHeaders(attemptHeaders) });
+      if (debug) {
+        logger.debug(`${prefix}request`, { ...about(retry + 1), timeout, headers: redactHeaders(sentHeaders) });
+      }
 
-      let response: Response;
+      let response: Response | undefined;
+      let reason: string | number | undefined;
       try {
-        response = await fetchImpl(request);
+        // Inside the try, so a fetch that throws rather than rejects is handled the same way.
+        response = await send();
       } catch (error) {
-        attempt.clearTimer();
-        attempt.unlinkCaller();
-        if (callerSignal.aborted) {
+        attempt.end();
+        if (callerSignal?.aborted) {
           throw new APIUserAbortError({ cause: callerSignal.reason });
         }
-        const failure = attempt.timedOut()
+        const failure = attempt.timedOut
           ? new APIConnectionTimeoutError({ message: `Request timed out after ${timeout} ms.`, cause: error })
           : new APIConnectionError({ cause: error });
-        if (retriesLeft <= 0) {
+        if (retriesLeft <= 0 || !(replayable || isConnectionRefused(error))) {
           throw failure;
         }
-        const delay = retryDelay({ attempt: retry });
-        logger.info("retrying request", { method, url, attempt: retry + 1, reason: failure.name, delayMs: delay });
-        await pause(sleep, delay, callerSignal);
-        continue;
+        reason = failure.name;
       }
-      // The timeout covers the wait for headers only; a caller abort keeps reaching the body of a returned response.
-      attempt.clearTimer();
-
-      const requestId = response.headers.get("x-request-id");
-      logger.debug("response", { method, url, attempt: retry + 1, status: response.status, requestId });
-      if (retriesLeft <= 0 || !shouldRetry(response)) {
-        return response;
+      if (response) {
+        // The timeout covers the wait for headers only; a caller abort still reaches the body of the response.
+        attempt.stopTimer();
+        if (debug) {
+          logger.debug(`${prefix}response`, {
+            ...about(retry + 1),
+            status: response.status,
+            requestId: requestIdOf(response),
+          });
+        }
+        if (retriesLeft <= 0 || !shouldRetry(response) || !(replayable || notProcessed(response))) {
+          return response;
+        }
+        attempt.end();
+        // Release the connection: this body will never be read.
+        await response.body?.cancel().catch(() => undefined);
+        reason = response.status;
       }
-      attempt.unlinkCaller();
-      const delay = retryDelay({ attempt: retry, headers: response.headers });
-      // Release the connection: this body will never be read.
-      await response.body?.cancel().catch(() => undefined);
-      logger.info("retrying request", {
-        method,
-        url,
-        attempt: retry + 1,
-        status: response.status,
-        requestId,
-        delayMs: delay,
-      });
+      const delay = retryDelay({ attempt: retry, headers: response?.headers });
+      if (info) {
+        logger.info(`${prefix}retrying request`, {
+          ...about(retry + 1),
+          reason,
+          requestId: response && requestIdOf(response),
+          delayMs: delay,
+        });
+      }
       await pause(sleep, delay, callerSignal);
     }
-  };
+  } as Transport;
 }
 
-interface AttemptSignal {
-  signal: AbortSignal;
-  timedOut(): boolean;
-  clearTimer(): void;
-  /** Stops forwarding the caller's abort (only the fallback path holds a listener on it). */
-  unlinkCaller(): void;
-}
+/** One attempt's signal: aborts on the caller's abort or when the timeout fires. */
+class Attempt {
+  readonly signal: AbortSignal;
+  timedOut = false;
+  readonly #controller = new AbortController();
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #deadlines: Deadlines;
+  readonly #deadline: Deadline;
+  // A plain listener rather than AbortSignal.any, which costs several microseconds per call in Node. The caller's
+  // signal here is the Request's own, which lives no longer than the call, so the listener can stay after success.
+  readonly #forward = () => this.#controller.abort(this.#callerSignal?.reason);
 
-/** The caller's signal combined with a per-attempt timeout, with AbortSignal.any where the runtime has it. */
-function withTimeout(callerSignal: AbortSignal, ms: number): AttemptSignal {
-  const timeoutController = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    timeoutController.abort(new DOMException(`Request timed out after ${ms} ms.`, "TimeoutError"));
-  }, ms);
-
-  if (typeof AbortSignal.any === "function") {
-    return {
-      signal: AbortSignal.any([callerSignal, timeoutController.signal]),
-      timedOut: () => timedOut,
-      clearTimer: () => clearTimeout(timer),
-      // AbortSignal.any holds its sources weakly, so there is nothing to detach.
-      unlinkCaller: () => undefined,
-    };
+  constructor(callerSignal: AbortSignal | undefined, deadlines: Deadlines, ms: number) {
+    this.#callerSignal = callerSignal;
+    this.signal = this.#controller.signal;
+    callerSignal?.addEventListener("abort", this.#forward, { once: true });
+    this.#deadlines = deadlines;
+    this.#deadline = deadlines.start(ms, () => {
+      this.timedOut = true;
+      this.#controller.abort(new DOMException(`Request timed out after ${ms} ms.`, "TimeoutError"));
+    });
   }
 
-  // Fallback for runtimes without AbortSignal.any: forward the caller's abort by hand.
-  const forward = () => timeoutController.abort(callerSignal.reason);
-  callerSignal.addEventListener("abort", forward, { once: true });
-  return {
-    signal: timeoutController.signal,
-    timedOut: () => timedOut,
-    clearTimer: () => clearTimeout(timer),
-    unlinkCaller: () => callerSignal.removeEventListener("abort", forward),
-  };
+  stopTimer(): void {
+    this.#deadlines.clear(this.#deadline);
+  }
+
+  /** Stops the timer and the forwarding of the caller's abort; this attempt is over. */
+  end(): void {
+    this.#deadlines.clear(this.#deadline);
+    this.#callerSignal?.removeEventListener("abort", this.#forward);
+  }
 }
 
-/** Sleeps between attempts; a caller abort ends the wait at once, even if an injected `sleep` ignores its signal. */
-async function pause(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) {
-    throw new APIUserAbortError({ cause: signal.reason });
-  }
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new APIUserAbortError({ cause: signal.reason }));
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+function requestIdOf(response: Response): string | null {
+  return response.headers.get("x-request-id");
+}
+
+/** Statuses that say the server did not act on the request, so even a non-idempotent write may be sent again. */
+function notProcessed(response: Response): boolean {
+  return response.status === 408 || response.status === 429 || response.headers.get("x-should-retry") === "true";
+}
+
+/** A refused connection never reached a server, so it is safe to retry whatever the method. */
+function isConnectionRefused(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ECONNREFUSED";
+}
+
+/** Sleeps between attempts; a caller abort ends the wait (the sleep must honour the signal it is given). */
+async function pause(sleep: Sleep, ms: number, signal: AbortSignal | undefined): Promise<void> {
   try {
-    await Promise.race([sleep(ms, signal), aborted]);
+    await sleep(ms, signal);
   } catch (error) {
-    if (signal.aborted) {
-      throw new APIUserAbortError({ cause: signal.reason });
-    }
-    throw error;
-  } finally {
-    if (onAbort) {
-      signal.removeEventListener("abort", onAbort);
-    }
+    throw signal?.aborted ? new APIUserAbortError({ cause: signal.reason }) : error;
   }
-  if (signal.aborted) {
+  if (signal?.aborted) {
     throw new APIUserAbortError({ cause: signal.reason });
   }
 }
 
-function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal?.reason);
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
+      signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
 
-function readOverride(
-  headers: Headers,
-  name: string,
-  fallback: number,
-  isValid: (n: number) => boolean,
-  logger: Logger,
-): number {
-  const raw = headers.get(name);
-  if (raw === null) {
-    return fallback;
-  }
-  headers.delete(name);
-  const value = raw.trim() === "" ? Number.NaN : Number(raw);
-  if (!isValid(value)) {
-    logger.warn(`ignoring invalid ${name} header`, { value: raw });
-    return fallback;
+/** Validates a timeout: a positive number of milliseconds. */
+export function checkTimeout(timeout: unknown): number {
+  return checkNumber(
+    timeout,
+    "timeout",
+    timeout !== 0 && Number.isFinite(timeout),
+    "a positive number of milliseconds",
+  );
+}
+
+/** Validates a retry count: a non-negative integer. */
+export function checkMaxRetries(maxRetries: unknown): number {
+  return checkNumber(maxRetries, "maxRetries", Number.isInteger(maxRetries), "a non-negative integer");
+}
+
+function checkNumber(value: unknown, name: string, valid: boolean, expected: string): number {
+  if (typeof value !== "number" || !valid || value < 0) {
+    throw new RangeError(`${name} must be ${expected}, got ${String(value)}`);
   }
   return value;
 }
 
-function isValidTimeout(n: number): boolean {
-  return Number.isFinite(n) && n > 0;
-}
-
-function isValidMaxRetries(n: number): boolean {
-  return Number.isInteger(n) && n >= 0;
-}
-
-function checkTimeout(timeout: number): number {
-  if (!isValidTimeout(timeout)) {
-    throw new RangeError(`timeout must be a positive number of milliseconds, got ${timeout}`);
-  }
-  return timeout;
-}
-
-function checkMaxRetries(maxRetries: number): number {
-  if (!isValidMaxRetries(maxRetries)) {
-    throw new RangeError(`maxRetries must be a non-negative integer, got ${maxRetries}`);
-  }
-  return maxRetries;
-}
-
-/** crypto.randomUUID is missing in insecure browser contexts (plain http), where getRandomValues still works. */
-function randomUUID(): string {
-  if (typeof globalThis.crypto.randomUUID === "function") {
-    return globalThis.crypto.randomUUID();
-  }
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40; // version 4
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80; // RFC 4122 variant
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+/** A fresh key: a UUID, or 32 random hex digits where crypto.randomUUID is missing (browser pages on plain http). */
+function randomKey(): string {
+  const { crypto } = globalThis;
+  return (
+    crypto.randomUUID?.() ??
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("")
+  );
 }

@@ -40,7 +40,7 @@ describe("unwrap", () => {
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error.body).toBe(body);
     expect(error.requestId).toBe("req_9");
-    expect(error.message).toBe("404 Inbox not found");
+    expect(error.message).toBe("404 Inbox not found (request req_9)");
   });
 
   it("throws on a non-ok response even without an error body", async () => {

@@ -1,0 +1,428 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { type ClientOptions, createApiClient, type ServiceDefinition } from "./client.js";
+import { APIConnectionTimeoutError, APIUserAbortError, NotFoundError, PigeonholeError } from "./errors.js";
+import { type OffsetPage, offsetCursor, type TokenPage, tokenCursor } from "./list-pages.js";
+import type { Logger } from "./logger.js";
+
+// A two-path API in the shape openapi-typescript generates.
+interface Thing {
+  id: string;
+}
+interface ErrorBody {
+  message: string;
+}
+type Json<T> = { content: { "application/json": T } };
+interface paths {
+  "/v1/things": {
+    get: {
+      parameters: { query?: { limit?: number; page_token?: string; offset?: number } };
+      requestBody?: never;
+      responses: {
+        200: Json<{ things: Thing[]; next_page_token: string | null; has_more: boolean; next_offset: number }>;
+        400: Json<ErrorBody>;
+      };
+    };
+    post: {
+      parameters: { query?: never };
+      requestBody: Json<{ name: string }>;
+      responses: { 201: Json<Thing>; 400: Json<ErrorBody> };
+    };
+  };
+  "/v1/things/{id}": {
+    get: {
+      parameters: { path: { id: string } };
+      requestBody?: never;
+      responses: { 200: Json<Thing>; 404: Json<ErrorBody> };
+    };
+  };
+}
+
+const tokenService: ServiceDefinition<TokenPage> = {
+  factory: "createThingsClient",
+  apiKeyEnv: "THINGS_API_KEY",
+  baseUrlEnv: "THINGS_BASE_URL",
+  defaultBaseUrl: "http://127.0.0.1:4999",
+  idempotencyHeader: "Idempotency-Key",
+  pageCursor: tokenCursor,
+};
+const offsetService: ServiceDefinition<OffsetPage> = { ...tokenService, pageCursor: offsetCursor };
+
+/** A fetch that answers from a handler and records each request with its body. */
+function recordingFetch(handler: (request: Request) => Response | Promise<Response> = () => Response.json({})) {
+  const requests: Request[] = [];
+  const fetch = async (request: Request) => {
+    requests.push(request);
+    return handler(request);
+  };
+  return { fetch, requests };
+}
+
+/** A 503 that asks for an immediate retry, so tests do not wait out the backoff. */
+const unavailable = () => new Response(null, { status: 503, headers: { "retry-after-ms": "0" } });
+
+const tokenClient = (options: ClientOptions) => createApiClient<paths, TokenPage>(tokenService, options);
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("configuration", () => {
+  it("sends the API key as a bearer token to the base URL", async () => {
+    const { fetch, requests } = recordingFetch();
+    await tokenClient({ apiKey: "key_1", baseUrl: "https://things.test/", fetch }).get("/v1/things");
+    expect(requests[0]?.url).toBe("https://things.test/v1/things");
+    expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_1");
+  });
+
+  it("falls back to the environment for the key and the base URL", async () => {
+    vi.stubEnv("THINGS_API_KEY", "key_from_env");
+    vi.stubEnv("THINGS_BASE_URL", "https://env.things.test");
+    const { fetch, requests } = recordingFetch();
+    await tokenClient({ fetch }).get("/v1/things");
+    expect(requests[0]?.url).toBe("https://env.things.test/v1/things");
+    expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_from_env");
+  });
+
+  it("prefers options over the environment", async () => {
+    vi.stubEnv("THINGS_API_KEY", "key_from_env");
+    vi.stubEnv("THINGS_BASE_URL", "https://env.things.test");
+    const { fetch, requests } = recordingFetch();
+    await tokenClient({ apiKey: "key_1", baseUrl: "https://things.test", fetch }).get("/v1/things");
+    expect(requests[0]?.url).toBe("https://things.test/v1/things");
+    expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_1");
+  });
+
+  it("defaults to the service's sandbox address", async () => {
+    vi.stubEnv("THINGS_BASE_URL", "");
+    const { fetch, requests } = recordingFetch();
+    await tokenClient({ apiKey: "k", fetch }).get("/v1/things");
+    expect(requests[0]?.url).toBe("http://127.0.0.1:4999/v1/things");
+  });
+
+  it("names the option and the variable when there is no key", () => {
+    vi.stubEnv("THINGS_API_KEY", "");
+    expect(() => tokenClient({})).toThrow(PigeonholeError);
+    expect(() => tokenClient({})).toThrow(
+      "Missing API key: pass { apiKey } to createThingsClient() or set the THINGS_API_KEY environment variable.",
+    );
+    expect(() => tokenClient({ apiKey: "  " })).toThrow("Missing API key");
+  });
+
+  it("works where there is no process at all, as in a browser", async () => {
+    vi.stubGlobal("process", undefined);
+    try {
+      expect(() => tokenClient({})).toThrow("Missing API key");
+      const { fetch, requests } = recordingFetch();
+      await tokenClient({ apiKey: "k", fetch }).get("/v1/things");
+      expect(requests[0]?.url).toBe("http://127.0.0.1:4999/v1/things");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("rejects a base URL that is not absolute", () => {
+    expect(() => tokenClient({ apiKey: "k", baseUrl: "things.test" })).toThrow(
+      'Invalid baseUrl "things.test": expected an absolute URL such as http://127.0.0.1:4999.',
+    );
+  });
+
+  it("rejects invalid timeout and maxRetries at construction", () => {
+    expect(() => tokenClient({ apiKey: "k", timeout: -1 })).toThrow(RangeError);
+    expect(() => tokenClient({ apiKey: "k", maxRetries: 0.5 })).toThrow(RangeError);
+  });
+
+  it("sends default headers, which may replace or remove the client's own", async () => {
+    const { fetch, requests } = recordingFetch();
+    await tokenClient({ apiKey: "k", fetch, defaultHeaders: { "x-team": "mail" } }).get("/v1/things");
+    await tokenClient({ apiKey: "k", fetch, defaultHeaders: new Headers({ authorization: "Basic abc" }) }).get(
+      "/v1/things",
+    );
+    await tokenClient({ apiKey: "k", fetch, defaultHeaders: { Authorization: null } }).get("/v1/things");
+    expect(requests[0]?.headers.get("x-team")).toBe("mail");
+    expect(requests[1]?.headers.get("authorization")).toBe("Basic abc");
+    expect(requests[2]?.headers.has("authorization")).toBe(false);
+  });
+
+  it("withOptions changes some options and keeps the rest", async () => {
+    const { fetch, requests } = recordingFetch(unavailable);
+    const client = tokenClient({ apiKey: "k", baseUrl: "https://things.test", fetch, maxRetries: 0 });
+    const patient = client.withOptions({ maxRetries: 1, timeout: 1_000 });
+    const before = requests.length;
+    await patient.GET("/v1/things");
+    expect(requests.length - before).toBe(2);
+    expect(requests.at(-1)?.url).toBe("https://things.test/v1/things");
+    await client.GET("/v1/things");
+    expect(requests.length - before).toBe(3);
+  });
+});
+
+describe("call styles", () => {
+  const thing = { id: "t1" };
+  const answer = (request: Request) =>
+    request.url.endsWith("/missing")
+      ? Response.json({ message: "No such thing" }, { status: 404, headers: { "x-request-id": "req_404" } })
+      : Response.json(thing, { status: request.method === "POST" ? 201 : 200 });
+
+  it("result style returns data or error without throwing", async () => {
+    const { fetch } = recordingFetch(answer);
+    const client = tokenClient({ apiKey: "k", fetch });
+    const found = await client.GET("/v1/things/{id}", { params: { path: { id: "t1" } } });
+    expect(found.data).toEqual(thing);
+    expect(found.error).toBeUndefined();
+    const missing = await client.GET("/v1/things/{id}", { params: { path: { id: "missing" } } });
+    expect(missing.data).toBeUndefined();
+    expect(missing.error).toEqual({ message: "No such thing" });
+    expect(missing.response.status).toBe(404);
+  });
+
+  it("throwing style returns data or throws the status's error class", async () => {
+    const { fetch } = recordingFetch(answer);
+    const client = tokenClient({ apiKey: "k", fetch });
+    await expect(client.post("/v1/things", { body: { name: "x" } })).resolves.toEqual(thing);
+    const error = await client.get("/v1/things/{id}", { params: { path: { id: "missing" } } }).catch((e) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, requestId: "req_404", body: { message: "No such thing" } });
+    expect(error.message).toBe("404 No such thing (request req_404)");
+  });
+
+  it("passes per-call options from either style to the transport", async () => {
+    const { fetch, requests } = recordingFetch(unavailable);
+    const client = tokenClient({ apiKey: "k", fetch, maxRetries: 0 });
+    await client.GET("/v1/things", { maxRetries: 2 });
+    expect(requests).toHaveLength(3);
+    await client
+      .post("/v1/things", { body: { name: "x" }, maxRetries: 1, idempotencyKey: "k-1" })
+      .catch(() => undefined);
+    expect(requests.slice(3).map((r) => r.headers.get("idempotency-key"))).toEqual(["k-1", "k-1"]);
+  });
+
+  it("rejects with APIUserAbortError when the caller's signal aborts", async () => {
+    const { fetch } = recordingFetch();
+    const client = tokenClient({ apiKey: "k", fetch });
+    await expect(client.get("/v1/things", { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it("runs openapi-fetch middleware for both styles", async () => {
+    const { fetch, requests } = recordingFetch();
+    const client = tokenClient({ apiKey: "k", fetch });
+    const middleware = {
+      onRequest: ({ request }: { request: Request }) => {
+        request.headers.set("x-traced", "yes");
+        return request;
+      },
+    };
+    client.use(middleware);
+    await client.get("/v1/things");
+    await client.GET("/v1/things");
+    client.eject(middleware);
+    await client.get("/v1/things");
+    expect(requests.map((r) => r.headers.get("x-traced"))).toEqual(["yes", "yes", null]);
+  });
+});
+
+describe("paginate", () => {
+  const things = (...ids: string[]) => ids.map((id) => ({ id }));
+
+  it("follows page tokens across pages", async () => {
+    const pages: Record<string, object> = {
+      "": { things: things("a", "b"), next_page_token: "p2" },
+      p2: { things: things("c"), next_page_token: "p3" },
+      p3: { things: things(), next_page_token: null },
+    };
+    const { fetch, requests } = recordingFetch((request) =>
+      Response.json(pages[new URL(request.url).searchParams.get("page_token") ?? ""]),
+    );
+    const client = tokenClient({ apiKey: "k", fetch });
+    const ids: string[] = [];
+    for await (const thing of client.paginate("/v1/things", { params: { query: { limit: 2 } } })) {
+      ids.push(thing.id);
+    }
+    expect(ids).toEqual(["a", "b", "c"]);
+    expect(requests.map((r) => new URL(r.url).search)).toEqual([
+      "?limit=2",
+      "?limit=2&page_token=p2",
+      "?limit=2&page_token=p3",
+    ]);
+  });
+
+  it("follows offsets while has_more", async () => {
+    const { fetch, requests } = recordingFetch((request) => {
+      const offset = Number(new URL(request.url).searchParams.get("offset") ?? 0);
+      const all = things("a", "b", "c", "d", "e");
+      return Response.json({
+        things: all.slice(offset, offset + 2),
+        has_more: offset + 2 < 5,
+        next_offset: offset + 2,
+      });
+    });
+    const client = createApiClient<paths, OffsetPage>(offsetService, { apiKey: "k", fetch });
+    const ids = (await client.paginate("/v1/things", { params: { query: { limit: 2 } } }).toArray()).map((t) => t.id);
+    expect(ids).toEqual(["a", "b", "c", "d", "e"]);
+    expect(requests.map((r) => new URL(r.url).searchParams.get("offset"))).toEqual([null, "2", "4"]);
+  });
+
+  it("starts from a cursor given in the query", async () => {
+    const { fetch, requests } = recordingFetch(() => Response.json({ things: things("x"), next_page_token: null }));
+    const client = tokenClient({ apiKey: "k", fetch });
+    await client.paginate("/v1/things", { params: { query: { page_token: "p7" } } }).toArray();
+    expect(new URL(requests[0]?.url ?? "").searchParams.get("page_token")).toBe("p7");
+  });
+
+  it("yields whole pages and a first page", async () => {
+    const { fetch, requests } = recordingFetch(() => Response.json({ things: things("a"), next_page_token: null }));
+    const client = tokenClient({ apiKey: "k", fetch });
+    const first = await client.paginate("/v1/things").firstPage();
+    expect(first).toEqual({ things: things("a"), next_page_token: null });
+    const pages = [];
+    for await (const page of client.paginate("/v1/things").pages()) {
+      pages.push(page);
+    }
+    expect(pages).toEqual([first]);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("throws the API error of a failing page", async () => {
+    const { fetch } = recordingFetch(() => Response.json({ message: "bad token" }, { status: 400 }));
+    const client = tokenClient({ apiKey: "k", fetch });
+    await expect(client.paginate("/v1/things").toArray()).rejects.toThrow("400 bad token");
+  });
+
+  it("says so when a page does not hold exactly one list", async () => {
+    const { fetch } = recordingFetch(() => Response.json({ a: [], b: [], next_page_token: null }));
+    const client = tokenClient({ apiKey: "k", fetch });
+    await expect(client.paginate("/v1/things").toArray()).rejects.toThrow("exactly one array of items");
+  });
+});
+
+describe("with the runtime's own fetch", () => {
+  /** Stubs globalThis.fetch; records what it was called with, and each call as a Request for inspection. */
+  function stubGlobalFetch(...answers: (Response | "hang" | ((request: Request) => Response))[]) {
+    const inputs: (string | Request)[] = [];
+    const requests: Request[] = [];
+    const bodies: string[] = [];
+    vi.stubGlobal("fetch", async (input: string | Request, init?: RequestInit) => {
+      inputs.push(input);
+      const request = new Request(input, init);
+      requests.push(request);
+      bodies.push(await request.clone().text());
+      const answer = answers[requests.length - 1] ?? Response.json({ id: "t1" });
+      if (answer === "hang") {
+        return new Promise<Response>((_, reject) => {
+          request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
+        });
+      }
+      return typeof answer === "function" ? answer(request) : answer;
+    });
+    return { inputs, requests, bodies };
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("calls fetch with the URL and init, building no Request of its own", async () => {
+    const { inputs, requests } = stubGlobalFetch();
+    await expect(
+      tokenClient({ apiKey: "k" }).get("/v1/things/{id}", { params: { path: { id: "a b" } } }),
+    ).resolves.toEqual({
+      id: "t1",
+    });
+    expect(inputs).toEqual(["http://127.0.0.1:4999/v1/things/a%20b"]);
+    expect(requests[0]?.headers.get("authorization")).toBe("Bearer k");
+  });
+
+  it("re-sends the same body, headers and idempotency key on each retry", async () => {
+    const { requests, bodies } = stubGlobalFetch(
+      unavailable(),
+      unavailable(),
+      Response.json({ id: "t2" }, { status: 201 }),
+    );
+    await expect(tokenClient({ apiKey: "k" }).post("/v1/things", { body: { name: "x" } })).resolves.toEqual({
+      id: "t2",
+    });
+    expect(bodies).toEqual(['{"name":"x"}', '{"name":"x"}', '{"name":"x"}']);
+    const keys = requests.map((r) => r.headers.get("idempotency-key"));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+    expect(requests.map((r) => r.headers.get("content-type"))).toEqual(Array(3).fill("application/json"));
+  });
+
+  it("times out through the init's signal", async () => {
+    const { requests } = stubGlobalFetch("hang", "hang");
+    const error = await tokenClient({ apiKey: "k", timeout: 10, maxRetries: 1 })
+      .get("/v1/things")
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+    expect(requests).toHaveLength(2);
+  });
+
+  it("applies per-call options", async () => {
+    const { requests } = stubGlobalFetch(unavailable(), unavailable());
+    await tokenClient({ apiKey: "k" }).GET("/v1/things", { maxRetries: 1 });
+    expect(requests).toHaveLength(2);
+  });
+
+  it("sends a Request that follows the caller's signal, when there is one", async () => {
+    const { inputs } = stubGlobalFetch("hang");
+    const controller = new AbortController();
+    const done = tokenClient({ apiKey: "k" }).get("/v1/things", { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    await expect(done).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(inputs[0]).toBeInstanceOf(Request);
+  });
+
+  it("gives a per-call fetch a real Request", async () => {
+    const { inputs } = stubGlobalFetch();
+    const received: unknown[] = [];
+    const own = async (request: Request) => {
+      received.push(request);
+      return Response.json({ id: "own" });
+    };
+    await expect(tokenClient({ apiKey: "k" }).get("/v1/things", { fetch: own })).resolves.toEqual({ id: "own" });
+    expect(received[0]).toBeInstanceOf(Request);
+    expect(inputs).toEqual([]);
+  });
+
+  it("gives middleware real Requests, registered or per call", async () => {
+    const { inputs } = stubGlobalFetch();
+    const seen: unknown[] = [];
+    const middleware = {
+      onRequest: ({ request }: { request: Request }) => {
+        seen.push(request);
+        request.headers.set("x-seen", "1");
+        return request;
+      },
+    };
+    const client = tokenClient({ apiKey: "k" });
+    await client.get("/v1/things", { middleware: [middleware] });
+    await client.get("/v1/things");
+    client.use(middleware);
+    await client.get("/v1/things");
+    expect(seen).toHaveLength(2);
+    expect(seen.every((request) => request instanceof Request)).toBe(true);
+    expect(inputs.map((input) => typeof input)).toEqual(["object", "string", "object"]);
+  });
+});
+
+describe("logging", () => {
+  it("never logs the API key, at any level, across retries and errors", async () => {
+    const secret = "pk_live_must_not_appear";
+    const lines: unknown[] = [];
+    const record = (...args: unknown[]) => lines.push(args);
+    const logger: Logger = { debug: record, info: record, warn: record, error: record };
+    let calls = 0;
+    const fetch = async () => {
+      calls++;
+      if (calls === 1) {
+        throw new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
+      }
+      return calls === 2 ? unavailable() : Response.json({ id: "t" });
+    };
+    const client = tokenClient({ apiKey: secret, fetch, logger, logLevel: "debug" });
+    await client.get("/v1/things/{id}", { params: { path: { id: "t" } } });
+    await client.post("/v1/things", { body: { name: "x" } });
+    expect(lines.length).toBeGreaterThan(6);
+    expect(JSON.stringify(lines)).not.toContain(secret);
+    expect(JSON.stringify(lines)).toContain('"authorization":"***"');
+  });
+});

@@ -1,0 +1,22 @@
+export type { Logger, LogLevel, Paginator } from "@pigeonhole/client-core";
+export type * from "@pigeonhole/forum-types";
+export {
+  createForumClient,
+  type ForumClient,
+  type ForumClientOptions,
+  type ForumRequestOptions,
+} from "./client.js";
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PigeonholeError,
+  RateLimitError,
+} from "./errors.js";

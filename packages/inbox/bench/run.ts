@@ -1,0 +1,143 @@
+// Prints, side by side, what @pigeonhole/inbox costs against the agentmail SDK and against raw fetch:
+// (1) browser bundle size, (2) requests per second through the client vs raw fetch, (3) tsc time of a consumer.
+// Run: pnpm --filter @pigeonhole/inbox bench   (needs `pnpm turbo run build --filter=@pigeonhole/inbox...` first)
+import { execFileSync, fork } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { createInboxClient } from "@pigeonhole/inbox";
+import { build } from "esbuild";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const fixtures = join(here, "fixtures");
+const packageDir = join(here, "..");
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
+const ROUNDS = 20;
+const WARMUP = 300;
+const TSC_RUNS = 5;
+
+/** The bench's output goes to stdout line by line. */
+const print = (line: string) => process.stdout.write(`${line}\n`);
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+async function bundleSize(entry: string, external: string[] = []): Promise<{ minified: number; gzipped: number }> {
+  const result = await build({
+    entryPoints: [join(fixtures, entry)],
+    external,
+    absWorkingDir: packageDir,
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    logLevel: "silent",
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
+}
+
+async function bundles(): Promise<void> {
+  const ours = await bundleSize("browser-ours.ts");
+  // Its optional payment peer is imported lazily and never installed by users who do not use it.
+  const theirs = await bundleSize("browser-agentmail.ts", ["@x402/fetch"]);
+  print("\n(1) Browser bundle that lists inboxes (esbuild, platform browser, minified)");
+  print(`    ${"".padEnd(20)}${"minified".padStart(12)}${"gzipped".padStart(12)}`);
+  print(`    ${"@pigeonhole/inbox".padEnd(20)}${kb(ours.minified).padStart(12)}${kb(ours.gzipped).padStart(12)}`);
+  print(`    ${"agentmail@0.5.27".padEnd(20)}${kb(theirs.minified).padStart(12)}${kb(theirs.gzipped).padStart(12)}`);
+  print(
+    `    agentmail is ${(theirs.minified / ours.minified).toFixed(1)}x larger minified, ${(theirs.gzipped / ours.gzipped).toFixed(1)}x gzipped (target: at least 5x)`,
+  );
+}
+
+async function overhead(): Promise<void> {
+  const server = fork(join(here, "server.ts"), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const { port } = await new Promise<{ port: number }>((resolve) =>
+    server.once("message", resolve as (m: unknown) => void),
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  try {
+    const inbox = createInboxClient({ apiKey: "pk_bench", baseUrl });
+    const url = `${baseUrl}/v0/inboxes`;
+    const init = { headers: { authorization: "Bearer pk_bench" } };
+    const variants: Record<string, () => Promise<unknown>> = {
+      "raw fetch": () => fetch(url, init).then((response) => response.json()),
+      "inbox.get (throwing)": () => inbox.get("/v0/inboxes"),
+      "inbox.GET (result)": () => inbox.GET("/v0/inboxes"),
+    };
+    const perRound = Math.ceil(REQUESTS / ROUNDS);
+    for (const run of Object.values(variants)) {
+      for (let i = 0; i < WARMUP; i++) {
+        await run();
+      }
+    }
+    // Interleaved rounds, so drift in the machine's load hits every variant alike.
+    const elapsed: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
+    // CPU time of this process (the server has its own): less disturbed than wall time by other load on the machine.
+    const cpu: Record<string, number> = Object.fromEntries(Object.keys(variants).map((name) => [name, 0]));
+    const order = Object.entries(variants);
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each round starts with the next variant, so none always runs first (or right after another's garbage).
+      for (const [name, run] of [...order.slice(round % order.length), ...order.slice(0, round % order.length)]) {
+        const started = performance.now();
+        const cpuStarted = process.cpuUsage();
+        for (let i = 0; i < perRound; i++) {
+          await run();
+        }
+        const used = process.cpuUsage(cpuStarted);
+        elapsed[name]?.push(performance.now() - started);
+        cpu[name] = (cpu[name] ?? 0) + used.user + used.system;
+      }
+    }
+    const rps = (name: string) => (perRound * ROUNDS * 1000) / (elapsed[name] ?? []).reduce((a, b) => a + b, 0);
+    const baseline = rps("raw fetch");
+    print(
+      `\n(2) ${perRound * ROUNDS} sequential GET /v0/inboxes per variant against node:http on 127.0.0.1 (${ROUNDS} interleaved rounds, ${WARMUP} warm-up)`,
+    );
+    print(
+      `    ${"".padEnd(22)}${"req/s".padStart(8)}${"ratio to raw fetch".padStart(21)}${"(overall)".padStart(11)}${"client CPU/request".padStart(21)}`,
+    );
+    for (const name of Object.keys(variants)) {
+      // Each round's pair ran back to back, so the median of per-round ratios shrugs off bursts of outside load.
+      const roundRatios = (elapsed["raw fetch"] ?? []).map((raw, i) => raw / (elapsed[name]?.[i] ?? raw));
+      const cpuPerRequest = (cpu[name] ?? 0) / (perRound * ROUNDS);
+      print(
+        `    ${name.padEnd(22)}${rps(name).toFixed(0).padStart(8)}${median(roundRatios).toFixed(3).padStart(21)}${(rps(name) / baseline).toFixed(3).padStart(11)}${`${cpuPerRequest.toFixed(0)} µs`.padStart(21)}`,
+      );
+    }
+    print("    target: ratio at least 0.95 (median of the per-round ratios)");
+  } finally {
+    server.disconnect();
+  }
+}
+
+function typecheckTimes(): void {
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const times: Record<string, number[]> = { ours: [], agentmail: [] };
+  for (let run = 0; run < TSC_RUNS; run++) {
+    for (const name of ["ours", "agentmail"] as const) {
+      const started = performance.now();
+      // Throws (and stops the bench) if the consumer does not typecheck, so a timing is never of a failed run.
+      execFileSync(process.execPath, [tsc, "-p", join(fixtures, `tsc-${name}`)], { stdio: "inherit" });
+      times[name]?.push(performance.now() - started);
+    }
+  }
+  const ours = median(times.ours ?? []);
+  const theirs = median(times.agentmail ?? []);
+  print(`\n(3) tsc --noEmit of the same small consumer program (median of ${TSC_RUNS} runs, skipLibCheck)`);
+  print(`    ${"@pigeonhole/inbox".padEnd(20)}${`${ours.toFixed(0)} ms`.padStart(10)}`);
+  print(`    ${"agentmail@0.5.27".padEnd(20)}${`${theirs.toFixed(0)} ms`.padStart(10)}`);
+  print(`    agentmail takes ${(theirs / ours).toFixed(2)}x as long`);
+}
+
+print(`@pigeonhole/inbox benchmark on Node ${process.version}`);
+await bundles();
+await overhead();
+typecheckTimes();

@@ -1,0 +1,36 @@
+import {
+  type ApiClient,
+  type ClientOptions,
+  createApiClient,
+  type RequestOptions,
+  type TokenPage,
+  tokenCursor,
+} from "@pigeonhole/client-core";
+import type { paths } from "@pigeonhole/inbox-types";
+
+/** Options of `createInboxClient`; every one has a default. */
+export type InboxClientOptions = ClientOptions;
+
+/**
+ * The Inbox API client. Every operation of the spec is callable in two styles:
+ * `inbox.GET(path, init)` resolves to openapi-fetch's `{ data, error, response }`, and `inbox.get(path, init)`
+ * resolves to the data or throws an `APIError` subclass. `inbox.paginate(path, init)` walks a list across pages.
+ */
+export type InboxClient = ApiClient<paths, TokenPage, RequestOptions>;
+
+const inboxService = {
+  factory: "createInboxClient",
+  apiKeyEnv: "PIGEONHOLE_INBOX_API_KEY",
+  baseUrlEnv: "PIGEONHOLE_INBOX_BASE_URL",
+  defaultBaseUrl: "http://127.0.0.1:4010",
+  idempotencyHeader: "Idempotency-Key",
+  pageCursor: tokenCursor,
+};
+
+/**
+ * Creates an Inbox API client. The API key comes from `options.apiKey` or `PIGEONHOLE_INBOX_API_KEY`; the address
+ * from `options.baseUrl`, `PIGEONHOLE_INBOX_BASE_URL`, or the local sandbox at http://127.0.0.1:4010.
+ */
+export function createInboxClient(options?: InboxClientOptions): InboxClient {
+  return createApiClient<paths, TokenPage, RequestOptions>(inboxService, options);
+}

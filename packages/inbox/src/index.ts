@@ -1,0 +1,25 @@
+export type { Logger, LogLevel, Paginator, RequestOptions } from "@pigeonhole/client-core";
+export type * from "@pigeonhole/inbox-types";
+export { createInboxClient, type InboxClient, type InboxClientOptions } from "./client.js";
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PigeonholeError,
+  RateLimitError,
+} from "./errors.js";
+export {
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationFailure,
+} from "./webhooks.js";
