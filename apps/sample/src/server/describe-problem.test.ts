@@ -1,0 +1,64 @@
+import { createForumClient } from "@pigeonhole/forum";
+import { createInboxClient } from "@pigeonhole/inbox";
+import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeProblem } from "./describe-problem.ts";
+
+/** What a promise rejected with. */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.unreachable("the call succeeded"),
+    (error: unknown) => error,
+  );
+}
+
+describe("describeProblem, on the real errors of the clients", () => {
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({
+      inboxPort: 0,
+      forumPort: 0,
+      database: ":memory:",
+      logger: false,
+      limits: { forumReadsPerMinute: 1 },
+    });
+  });
+  afterAll(() => sandbox.close());
+
+  it("names the field of an inbox validation error", async () => {
+    const inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey });
+    const error = await failure(inbox.post("/v0/inboxes", { body: { username: "Not Valid" } }));
+    expect(describeProblem(error, "inbox")).toMatchObject({
+      status: 400,
+      problem: { service: "inbox", kind: "validation", field: "username", code: expect.any(String) },
+    });
+  });
+
+  it("gives the forum's message and hint for a refused key", async () => {
+    const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: "wrong" });
+    const { status, problem } = describeProblem(await failure(forum.get("/api/v1/posts")), "forum") ?? {};
+    expect(status).toBe(401);
+    expect(problem).toMatchObject({ kind: "authentication", code: "UNAUTHORIZED", requestId: expect.any(String) });
+    expect(problem?.hint).toEqual(expect.any(String));
+  });
+
+  it("says how long to wait after a rate limit", async () => {
+    const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: sandbox.forum.apiKey, maxRetries: 0 });
+    await forum.get("/api/v1/posts");
+    const { problem } = describeProblem(await failure(forum.get("/api/v1/posts")), "forum") ?? {};
+    expect(problem).toMatchObject({ kind: "rate_limit", status: 429, retryAfterSeconds: expect.any(Number) });
+  });
+
+  it("answers 502 when the API cannot be reached", async () => {
+    const inbox = createInboxClient({ baseUrl: "http://127.0.0.1:9", apiKey: "any", maxRetries: 0 });
+    expect(describeProblem(await failure(inbox.get("/v0/inboxes")), "inbox")).toMatchObject({
+      status: 502,
+      problem: { kind: "connection" },
+    });
+  });
+
+  it("leaves errors that are not the clients' to the caller", () => {
+    expect(describeProblem(new TypeError("a bug"), "inbox")).toBeUndefined();
+  });
+});

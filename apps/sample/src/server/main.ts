@@ -1,0 +1,32 @@
+// Starts the sample: `pnpm --filter @pigeonhole/sample serve`. Needs the built page (`build`) and a sandbox
+// started with --allow-private-webhooks, so that it may deliver to this server on 127.0.0.1.
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { createForumClient } from "@pigeonhole/forum";
+import { createInboxClient } from "@pigeonhole/inbox";
+import { log } from "./log.ts";
+import { startSampleServer } from "./sample-server.ts";
+
+const pageRoot = fileURLToPath(new URL("../../dist", import.meta.url));
+if (!existsSync(`${pageRoot}/index.html`)) {
+  log("No built page in dist/: run `pnpm --filter @pigeonhole/sample build` first.");
+  process.exit(1);
+}
+
+// The keys stay here, on the server; the page never sees them. The base URLs come from
+// PIGEONHOLE_INBOX_BASE_URL / PIGEONHOLE_FORUM_BASE_URL, else the sandbox's default addresses.
+const inbox = createInboxClient({ apiKey: process.env.PIGEONHOLE_INBOX_API_KEY || "pigeonhole-inbox-dev" });
+const forum = createForumClient({ apiKey: process.env.PIGEONHOLE_FORUM_API_KEY || "pigeonhole-forum-dev" });
+
+const server = await startSampleServer({ inbox, forum, port: Number(process.env.PORT || 4200), pageRoot });
+process.stdout.write(`Pigeonhole sample: ${server.url}\n`);
+void server.webhook.then(
+  (webhook) => log(`webhook ${webhook.webhook_id} delivers new mail to ${webhook.url}`),
+  () => undefined,
+);
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    void server.close().then(() => process.exit(0));
+  });
+}

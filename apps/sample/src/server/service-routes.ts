@@ -1,0 +1,79 @@
+import type { InboxClientOptions, Logger } from "@pigeonhole/inbox";
+import { type Context, Hono } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type Problem, type Retry, type Service, WRONG_KEY_HEADER } from "../shared/wire.ts";
+import { describeProblem } from "./describe-problem.ts";
+import type { EventHub } from "./event-hub.ts";
+import { log } from "./log.ts";
+
+const WRONG_API_KEY = "not-a-valid-key";
+
+/** Both clients have `withOptions`, which returns a copy of the client with some options changed. */
+interface Reconfigurable<C> {
+  withOptions(options: InboxClientOptions): C;
+}
+
+export type ServiceEnv<C> = { Variables: { client: C; retries: Retry[] } };
+
+/**
+ * The `/api` routes of one service. Each request gets its own copy of the client, whose logger collects the retries
+ * of this request (the clients log each retry at level "info"), and every answer carries them: `{data, retries}` on
+ * success, `{problem, retries}` on failure, with the API's status.
+ */
+export function serviceRoutes<C extends Reconfigurable<C>>(service: Service, client: C, events: EventHub) {
+  const routes = new Hono<ServiceEnv<C>>();
+  routes.use(async (c, next) => {
+    const retries: Retry[] = [];
+    const logger = retryLogger(service, (retry) => {
+      retries.push(retry);
+      events.publish({ type: "retry", retry });
+    });
+    const wrongKey = c.req.header(WRONG_KEY_HEADER) === "1" ? { apiKey: WRONG_API_KEY } : {};
+    c.set("retries", retries);
+    c.set("client", client.withOptions({ logger, logLevel: "info", ...wrongKey }));
+    await next();
+  });
+  routes.onError((error, c) => {
+    const retries = c.var.retries ?? [];
+    const described = describeProblem(error, service);
+    if (described === undefined) {
+      log(`${c.req.method} ${c.req.path} failed: ${error.stack ?? error.message}`);
+      const problem: Problem = {
+        service,
+        kind: "other",
+        status: 500,
+        message: "The sample server failed; see its log.",
+      };
+      return c.json({ problem, retries }, 500);
+    }
+    return c.json({ problem: described.problem, retries }, described.status as ContentfulStatusCode);
+  });
+  return routes;
+}
+
+/** The success answer of a route. */
+export function ok<T, C>(c: Context<ServiceEnv<C>>, data: T): Response {
+  return c.json({ data, retries: c.var.retries });
+}
+
+function retryLogger(service: Service, onRetry: (retry: Retry) => void): Logger {
+  const ignore = () => undefined;
+  return {
+    debug: ignore,
+    warn: ignore,
+    error: ignore,
+    // The clients log a retry at level "info" as "retrying request", with its method, URL, cause and delay.
+    info(_message, data) {
+      if (typeof data?.delayMs !== "number") {
+        return;
+      }
+      onRetry({
+        service,
+        method: String(data.method),
+        path: decodeURIComponent(new URL(String(data.url)).pathname),
+        reason: String(data.status ?? data.reason),
+        delayMs: data.delayMs,
+      });
+    },
+  };
+}

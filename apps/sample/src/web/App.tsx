@@ -1,0 +1,29 @@
+import { useMemo, useState } from "react";
+import { ActivityLog } from "./ActivityLog.tsx";
+import { sampleApi } from "./api.ts";
+import { ForumPane } from "./ForumPane.tsx";
+import { useServerEvents } from "./hooks.ts";
+import { MailPane } from "./MailPane.tsx";
+
+export function App() {
+  const [wrongKey, setWrongKey] = useState(false);
+  const api = useMemo(() => sampleApi({ wrongKey }), [wrongKey]);
+  const { live, arrivals, retries } = useServerEvents();
+  return (
+    <>
+      <header className="top">
+        <h1>Pigeonhole sample</h1>
+        <span className={live ? "live on" : "live"}>{live ? "Live updates on" : "Connecting…"}</span>
+        <label>
+          <input type="checkbox" checked={wrongKey} onChange={(event) => setWrongKey(event.target.checked)} /> Use a
+          wrong API key
+        </label>
+      </header>
+      <main className="panes">
+        <MailPane api={api} arrivals={arrivals} />
+        <ForumPane api={api} />
+      </main>
+      <ActivityLog retries={retries} />
+    </>
+  );
+}

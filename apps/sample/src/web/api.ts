@@ -1,0 +1,88 @@
+import type {
+  CommentResponse,
+  CreateCommentRequest,
+  CreatePostRequest,
+  ListCommentsResponse,
+  ListPostsResponse,
+  PostResponse,
+  VoteRequest,
+  VoteResponse,
+} from "@pigeonhole/forum";
+import type {
+  CreateInboxRequest,
+  Inbox,
+  ListThreadsResponse,
+  SendMessageRequest,
+  SendMessageResponse,
+  Thread,
+} from "@pigeonhole/inbox";
+import { type Answer, type Problem, type Retry, type Service, WRONG_KEY_HEADER } from "../shared/wire.ts";
+
+// The page talks only to the sample's own server (`/api/...`), which holds the API keys and calls the two APIs
+// with their clients. These imports are types only: no client code or key reaches the browser.
+
+/** A failed call, with the problem to show and the retries the client made first. */
+export class ProblemError extends Error {
+  override name = "ProblemError";
+  readonly problem: Problem;
+  readonly retries: Retry[];
+
+  constructor(problem: Problem, retries: Retry[] = []) {
+    super(problem.message);
+    this.problem = problem;
+    this.retries = retries;
+  }
+}
+
+export type Sort = "hot" | "new";
+
+/** The sample server's routes, typed with the APIs' own types. `wrongKey` makes the server use a wrong API key. */
+export function sampleApi({ wrongKey }: { wrongKey: boolean }) {
+  async function call<T>(service: Service, method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (wrongKey) {
+      headers[WRONG_KEY_HEADER] = "1";
+    }
+    let answer: Answer<T>;
+    try {
+      const response = await fetch(`/api/${service}${path}`, { method, headers, body: JSON.stringify(body) });
+      answer = (await response.json()) as Answer<T>;
+    } catch {
+      const message = "The sample server did not answer. Is it still running?";
+      throw new ProblemError({ service, kind: "connection", status: 0, message });
+    }
+    if ("problem" in answer) {
+      throw new ProblemError(answer.problem, answer.retries);
+    }
+    return answer.data;
+  }
+  const inbox = (inboxId: string) => `/inboxes/${encodeURIComponent(inboxId)}`;
+
+  return {
+    listInboxes: () => call<Inbox[]>("inbox", "GET", "/inboxes"),
+    createInbox: (body: CreateInboxRequest) => call<Inbox>("inbox", "POST", "/inboxes", body),
+    listThreads: (inboxId: string) => call<ListThreadsResponse>("inbox", "GET", `${inbox(inboxId)}/threads`),
+    getThread: (inboxId: string, threadId: string) =>
+      call<Thread>("inbox", "GET", `${inbox(inboxId)}/threads/${encodeURIComponent(threadId)}`),
+    send: (inboxId: string, body: SendMessageRequest) =>
+      call<SendMessageResponse>("inbox", "POST", `${inbox(inboxId)}/messages`, body),
+
+    listPosts: ({ sort, offset, limit }: { sort: Sort; offset: number; limit: number }) =>
+      call<ListPostsResponse>("forum", "GET", `/posts?sort=${sort}&offset=${offset}&limit=${limit}`),
+    createPost: (body: CreatePostRequest) => call<PostResponse>("forum", "POST", "/posts", body),
+    listComments: (postId: string) => call<ListCommentsResponse>("forum", "GET", `/posts/${postId}/comments`),
+    comment: (postId: string, body: CreateCommentRequest) =>
+      call<CommentResponse>("forum", "POST", `/posts/${postId}/comments`, body),
+    vote: (postId: string, body: VoteRequest) => call<VoteResponse>("forum", "POST", `/posts/${postId}/vote`, body),
+  };
+}
+
+export type SampleApi = ReturnType<typeof sampleApi>;
+
+/** Whatever a call threw, as a ProblemError. */
+export function toProblemError(error: unknown): ProblemError {
+  if (error instanceof ProblemError) {
+    return error;
+  }
+  return new ProblemError({ service: "inbox", kind: "other", status: 0, message: String(error) });
+}

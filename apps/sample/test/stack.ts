@@ -1,0 +1,57 @@
+import { fileURLToPath } from "node:url";
+import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
+import { createForumClient } from "@pigeonhole/forum";
+import { createInboxClient } from "@pigeonhole/inbox";
+import { type SandboxLimits, startSandbox } from "@pigeonhole/sandbox";
+import type { Page } from "playwright-core";
+import { startSampleServer } from "../src/server/sample-server.ts";
+
+const PAGE_ROOT = fileURLToPath(new URL("../dist", import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL("../test-results/screenshots", import.meta.url));
+
+/**
+ * Everything the sample runs on, for real: a sandbox on free ports with an in-memory database, the sample's server
+ * (with its webhook registered) serving the built page, and Chromium.
+ */
+export async function startStack(limits: Partial<SandboxLimits> = {}) {
+  const sandbox = await startSandbox({
+    inboxPort: 0,
+    forumPort: 0,
+    database: ":memory:",
+    allowPrivateWebhooks: true,
+    logger: false,
+    limits: { forumReadsPerMinute: 10_000, forumWritesPerMinute: 10_000, ...limits },
+  });
+  const inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey });
+  const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: sandbox.forum.apiKey });
+  const sample = await startSampleServer({ inbox, forum, port: 0, pageRoot: PAGE_ROOT });
+  await sample.webhook;
+  const browser = await launchChromium();
+
+  return {
+    inbox,
+    forum,
+    /** Opens the sample in a new tab and waits until its event stream is connected. */
+    async openPage(): Promise<{ page: Page; errors: PageErrors }> {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+      const errors = watchPageErrors(page);
+      await page.goto(sample.url);
+      await page.getByText("Live updates on").waitFor();
+      return { page, errors };
+    },
+    screenshot: (page: Page, name: string) => saveScreenshot(page, SCREENSHOTS, name),
+    async close() {
+      await browser.close();
+      await sample.close();
+      await sandbox.close();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+/** A marker in the page's window: still there later means the page was not reloaded in between. */
+export async function markPage(page: Page): Promise<() => Promise<boolean>> {
+  await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+  return () => page.evaluate(() => "notReloaded" in window);
+}
