@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job: set-up, build everything, then serve the generated API reference of both APIs.
+# The main job: set-up, build everything, then run the sandbox (both APIs), the sample app and the docs site
+# on 127.0.0.1, and print their addresses once all of them answer. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 pnpm build
-pnpm start
+node scripts/announce.mjs &
+exec pnpm start

@@ -1,4 +1,4 @@
-// Starts the sample: `pnpm --filter @pigeonhole/sample serve`. Needs the built page (`build`) and a sandbox
+// Starts the sample: `pnpm --filter @pigeonhole/sample start`. Needs the built page (`build`) and a sandbox
 // started with --allow-private-webhooks, so that it may deliver to this server on 127.0.0.1.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
