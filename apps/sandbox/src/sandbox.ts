@@ -12,7 +12,7 @@ import type { SandboxOptions } from "./options.ts";
 import { resolveOptions } from "./options.ts";
 import { openDatabase } from "./storage/database.ts";
 import { SqliteForumRepository } from "./storage/forum-repository.ts";
-import { SqliteInboxRepository } from "./storage/inbox-repository.ts";
+import { SqliteInboxRepository } from "./storage/inbox/inbox-repository.ts";
 import { SqliteKeyRepository } from "./storage/key-repository.ts";
 import { loadOrCreateSecret } from "./storage/meta.ts";
 

@@ -221,18 +221,25 @@ describe("headers and CORS", () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
     expect(preflight.headers.get("Access-Control-Allow-Headers")).toContain("idempotency-key");
-    const actual = await fetch(forumUrl("/api/v1/posts"), {
-      headers: { ...auth(t.sandbox.forum.apiKey), Origin: "http://localhost:4200" },
-    });
-    const exposed = actual.headers.get("Access-Control-Expose-Headers") ?? "";
-    for (const name of [
-      "X-Request-Id",
-      "X-RateLimit-Limit",
-      "X-RateLimit-Remaining",
-      "X-RateLimit-Reset",
-      "Retry-After",
-    ]) {
-      expect(exposed).toContain(name);
+    const origin = { Origin: "http://localhost:4200" };
+    const answers = [
+      await fetch(forumUrl("/api/v1/posts"), { headers: { ...auth(t.sandbox.forum.apiKey), ...origin } }),
+      await fetch(forumUrl("/api/v1/posts"), { headers: { ...auth("not-a-key"), ...origin } }),
+      await fetch(inboxUrl("/v0/nowhere"), { headers: { ...auth(t.sandbox.inbox.apiKey), ...origin } }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 401, 404]);
+    for (const answer of answers) {
+      expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("*");
+      const exposed = answer.headers.get("Access-Control-Expose-Headers") ?? "";
+      for (const name of [
+        "X-Request-Id",
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+        "Retry-After",
+      ]) {
+        expect(exposed).toContain(name);
+      }
     }
   });
 

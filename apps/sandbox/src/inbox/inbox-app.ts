@@ -6,7 +6,7 @@ import type { ApiKeys } from "../keys/api-keys.ts";
 import type { SandboxLogger } from "../logger.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
-import type { InboxRepository } from "../storage/inbox-repository.ts";
+import type { InboxRepository } from "../storage/inbox/inbox-repository.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
 import type { InboxPrincipal } from "./inbox-handlers.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";

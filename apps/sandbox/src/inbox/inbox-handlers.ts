@@ -6,7 +6,9 @@ import type { OperationHandlers, PathOperationId } from "../http/operation-types
 import { withSpecDefault } from "../http/operation-types.ts";
 import type { RequestContext } from "../http/service-app.ts";
 import { randomBase62, randomLowerAlphanumeric } from "../ids.ts";
-import type { InboxRepository, PageRequest, Positioned, WebhookSettings } from "../storage/inbox-repository.ts";
+import type { InboxRepository } from "../storage/inbox/inbox-repository.ts";
+import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
+import type { WebhookSettings } from "../storage/inbox/webhooks.ts";
 import { DEFAULT_DOMAIN, normalizeAddress } from "./addresses.ts";
 import type { PageTokens } from "./page-token.ts";
 import { toPage } from "./page-token.ts";

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import type { KeyObject } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import { ApiProblem } from "../http/api-problem.ts";
 
 /** A position in a newest-first list: the last item of the previous page. */
@@ -13,10 +14,11 @@ export interface PageCursor {
  * tokens survive restarts and a token from elsewhere is refused.
  */
 export class PageTokens {
-  readonly #secret: Buffer;
+  // A key object made once: handing createHmac the raw bytes makes it import them anew on every token.
+  readonly #secret: KeyObject;
 
   constructor(secret: Buffer) {
-    this.#secret = secret;
+    this.#secret = createSecretKey(secret);
   }
 
   #mac(scope: string, payload: string): Buffer {

@@ -3,7 +3,9 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { ApiProblem } from "../http/api-problem.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
-import type { InboxRepository, NewDelivery, SendTransaction, StoredAttachment } from "../storage/inbox-repository.ts";
+import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
+import type { InboxRepository } from "../storage/inbox/inbox-repository.ts";
+import type { SendTransaction, StoredAttachment } from "../storage/inbox/send-transaction.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
 import { messageReceivedEvent, messageSentEvent, newEventId } from "./webhooks/events.ts";
 
@@ -142,7 +144,9 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     );
   }
   const attachments = decodeAttachments(body);
-  const requestHash = sha256Hex(canonicalJson({ inbox_id: request.inboxId, body }));
+  // Only a send with an Idempotency-Key is compared with an earlier one.
+  const requestHash =
+    request.idempotencyKey === undefined ? "" : sha256Hex(canonicalJson({ inbox_id: request.inboxId, body }));
   const headers = body.headers ?? {};
   const inReplyTo = headerValue(headers, "In-Reply-To")?.trim() || null;
   const references = messageIdsIn(headerValue(headers, "References"));

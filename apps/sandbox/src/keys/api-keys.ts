@@ -12,7 +12,11 @@ export const generateApiKey = (service: ServiceName): string => `ph_${service}_$
 export interface ApiKeys {
   /** Registers `key` (or a new random one) for a service and returns it. Registering a known key keeps its tenant. */
   register(service: ServiceName, options?: { key?: string; name?: string }): Promise<{ key: string; owner: KeyOwner }>;
-  /** The owner of a key of this service, or null. Known keys are cached: keys are never revoked. */
+  /**
+   * The owner of a key of this service, or null. Known keys are cached by the key as presented, so a request with
+   * a known key costs neither a hash nor a query (keys are never revoked); an unknown key is looked up every time,
+   * since another process (`keys create`) may register it.
+   */
   authenticate(service: ServiceName, key: string): Promise<KeyOwner | null>;
 }
 
@@ -36,12 +40,11 @@ export function createApiKeys(repository: KeyRepository, clock: Clock): ApiKeys 
       return { key, owner };
     },
     async authenticate(service, key) {
-      const hash = sha256Hex(key);
-      let owner = cache.get(hash);
+      let owner = cache.get(key);
       if (!owner) {
-        owner = (await repository.findByHash(hash)) ?? undefined;
+        owner = (await repository.findByHash(sha256Hex(key))) ?? undefined;
         if (owner) {
-          cache.set(hash, owner);
+          cache.set(key, owner);
         }
       }
       return owner && owner.service === service ? owner : null;

@@ -1,7 +1,8 @@
 import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { SandboxLogger } from "../../logger.ts";
-import type { DueDelivery, InboxRepository } from "../../storage/inbox-repository.ts";
+import type { DueDelivery } from "../../storage/inbox/delivery-outbox.ts";
+import type { InboxRepository } from "../../storage/inbox/inbox-repository.ts";
 import { checkDestination } from "./destination-policy.ts";
 import { deliveryHeaders } from "./signing.ts";
 

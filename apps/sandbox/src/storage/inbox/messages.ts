@@ -1,0 +1,147 @@
+import type { Attachment, Message, MessageItem, Thread, ThreadItem } from "@pigeonhole/inbox-types";
+import type { SandboxDatabase } from "../database.ts";
+import { inJsonList } from "../json-list.ts";
+import { PreparedQuery } from "../prepared-query.ts";
+import type { PageRequest, Positioned } from "./paging.ts";
+import { beforeCursor, cursorOf } from "./paging.ts";
+import { toMessage, toMessageItem, toThreadItem } from "./records.ts";
+
+// Reading the messages and threads of an inbox. They are written by the send transaction (send-transaction.ts).
+
+const attachmentsOfMessages = new PreparedQuery((db, p: { messageIds: string }) =>
+  db
+    .selectFrom("attachments")
+    .select(["message_id", "attachment_id", "filename", "content_type", "size"])
+    .where(inJsonList("message_id", p.messageIds))
+    .orderBy("message_id")
+    .orderBy("position"),
+);
+
+const newestMessages = {
+  first: new PreparedQuery((db, p: { inboxId: string; limit: number }) =>
+    db
+      .selectFrom("messages")
+      .selectAll()
+      .where("inbox_id", "=", p.inboxId)
+      .orderBy("created_at", "desc")
+      .orderBy("seq", "desc")
+      .limit(p.limit),
+  ),
+  after: new PreparedQuery((db, p: { inboxId: string; limit: number; createdAt: string; seq: number }) =>
+    db
+      .selectFrom("messages")
+      .selectAll()
+      .where("inbox_id", "=", p.inboxId)
+      .where(beforeCursor(p))
+      .orderBy("created_at", "desc")
+      .orderBy("seq", "desc")
+      .limit(p.limit),
+  ),
+};
+
+const messageOfInbox = new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
+  db.selectFrom("messages").selectAll().where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
+);
+
+const newestThreads = {
+  first: new PreparedQuery((db, p: { inboxId: string; limit: number }) =>
+    db
+      .selectFrom("threads")
+      .selectAll()
+      .where("inbox_id", "=", p.inboxId)
+      .orderBy("created_at", "desc")
+      .orderBy("seq", "desc")
+      .limit(p.limit),
+  ),
+  after: new PreparedQuery((db, p: { inboxId: string; limit: number; createdAt: string; seq: number }) =>
+    db
+      .selectFrom("threads")
+      .selectAll()
+      .where("inbox_id", "=", p.inboxId)
+      .where(beforeCursor(p))
+      .orderBy("created_at", "desc")
+      .orderBy("seq", "desc")
+      .limit(p.limit),
+  ),
+};
+
+const threadOfInbox = new PreparedQuery((db, p: { inboxId: string; threadId: string }) =>
+  db.selectFrom("threads").selectAll().where("inbox_id", "=", p.inboxId).where("thread_id", "=", p.threadId),
+);
+
+const messagesOfThread = new PreparedQuery((db, p: { threadId: string }) =>
+  db
+    .selectFrom("messages")
+    .selectAll()
+    .where("thread_id", "=", p.threadId)
+    .orderBy("created_at", "asc")
+    .orderBy("seq", "asc"),
+);
+
+/** The attachment metadata of these messages, by message id, in the order they were sent. */
+async function attachmentsOf(db: SandboxDatabase, messageIds: readonly string[]): Promise<Map<string, Attachment[]>> {
+  const byMessage = new Map<string, Attachment[]>();
+  if (messageIds.length === 0) {
+    return byMessage;
+  }
+  const rows = await attachmentsOfMessages.rows(db, { messageIds: JSON.stringify(messageIds) });
+  for (const { message_id, ...attachment } of rows) {
+    byMessage.set(message_id, [...(byMessage.get(message_id) ?? []), attachment]);
+  }
+  return byMessage;
+}
+
+export async function listMessages(
+  db: SandboxDatabase,
+  inboxId: string,
+  page: PageRequest,
+): Promise<Positioned<MessageItem>[]> {
+  const rows = page.after
+    ? await newestMessages.after.rows(db, { inboxId, limit: page.limit, ...page.after })
+    : await newestMessages.first.rows(db, { inboxId, limit: page.limit });
+  const attachments = await attachmentsOf(
+    db,
+    rows.map((row) => row.message_id),
+  );
+  return rows.map((row) => ({
+    item: toMessageItem(row, attachments.get(row.message_id) ?? []),
+    cursor: cursorOf(row),
+  }));
+}
+
+export async function findMessage(db: SandboxDatabase, inboxId: string, messageId: string): Promise<Message | null> {
+  const row = await messageOfInbox.first(db, { inboxId, messageId });
+  if (!row) {
+    return null;
+  }
+  const attachments = await attachmentsOf(db, [messageId]);
+  return toMessage(row, attachments.get(messageId) ?? []);
+}
+
+export async function listThreads(
+  db: SandboxDatabase,
+  inboxId: string,
+  page: PageRequest,
+): Promise<Positioned<ThreadItem>[]> {
+  const rows = page.after
+    ? await newestThreads.after.rows(db, { inboxId, limit: page.limit, ...page.after })
+    : await newestThreads.first.rows(db, { inboxId, limit: page.limit });
+  return rows.map((row) => ({ item: toThreadItem(row), cursor: cursorOf(row) }));
+}
+
+/** A thread of the inbox with all its messages, oldest first. */
+export async function findThread(db: SandboxDatabase, inboxId: string, threadId: string): Promise<Thread | null> {
+  const thread = await threadOfInbox.first(db, { inboxId, threadId });
+  if (!thread) {
+    return null;
+  }
+  const rows = await messagesOfThread.rows(db, { threadId });
+  const attachments = await attachmentsOf(
+    db,
+    rows.map((row) => row.message_id),
+  );
+  return {
+    ...toThreadItem(thread),
+    messages: rows.map((row) => toMessage(row, attachments.get(row.message_id) ?? [])),
+  };
+}
