@@ -30,6 +30,13 @@ describe("shouldRetry", () => {
     expect(shouldRetry(response(400, { "x-should-retry": "true" }))).toBe(true);
   });
 
+  it("gives up when the server asks for a wait longer than 60 s", () => {
+    expect(shouldRetry(response(429, { "retry-after": "7949" }))).toBe(false);
+    expect(shouldRetry(response(503, { "retry-after-ms": "60001" }))).toBe(false);
+    expect(shouldRetry(response(429, { "retry-after": "60" }))).toBe(true);
+    expect(shouldRetry(response(429, { "retry-after": "7949", "x-should-retry": "true" }))).toBe(true);
+  });
+
   it("ignores other x-should-retry values", () => {
     expect(shouldRetry(response(400, { "x-should-retry": "maybe" }))).toBe(false);
     expect(shouldRetry(response(503, { "x-should-retry": "1" }))).toBe(true);

@@ -3,7 +3,11 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-/** The server's `x-should-retry` header wins over the status table, so the API can veto or force a retry. */
+/**
+ * The server's `x-should-retry` header wins over the status table, so the API can veto or force a retry. A server
+ * that asks for a longer wait than `MAX_RETRY_AFTER_MS` (a daily quota, say) gets no retry at all: retrying sooner
+ * than asked would only spend the caller's other limits, and the error carries the wait for the caller to decide.
+ */
 export function shouldRetry(response: Pick<Response, "status" | "headers">): boolean {
   const override = response.headers.get("x-should-retry");
   if (override === "true") {
@@ -12,12 +16,16 @@ export function shouldRetry(response: Pick<Response, "status" | "headers">): boo
   if (override === "false") {
     return false;
   }
+  const asked = parseRetryAfterMs(response.headers);
+  if (asked !== null && asked > MAX_RETRY_AFTER_MS) {
+    return false;
+  }
   return isRetryableStatus(response.status);
 }
 
 export const INITIAL_RETRY_DELAY_MS = 500;
 export const MAX_RETRY_DELAY_MS = 8_000;
-/** A server-suggested wait longer than this is ignored in favour of backoff, so one header can't stall a caller. */
+/** The longest server-suggested wait a retry honours; a longer one means no retry (see `shouldRetry`). */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 export interface RetryDelayOptions {

@@ -179,10 +179,14 @@ describe("delays between attempts", () => {
     expect(delays).toEqual([100, 30]);
   });
 
-  it("uses backoff when Retry-After is over 60 s", async () => {
-    const { transport, delays } = setup([new Response(null, { status: 429, headers: { "retry-after": "3600" } })]);
-    await transport(get());
-    expect(delays[0]).toBeLessThanOrEqual(500);
+  it("answers at once, without retrying, when Retry-After is over 60 s", async () => {
+    const { transport, delays, requests } = setup([
+      new Response(null, { status: 429, headers: { "retry-after": "3600" } }),
+    ]);
+    const response = await transport(get());
+    expect(response.status).toBe(429);
+    expect(requests).toHaveLength(1);
+    expect(delays).toEqual([]);
   });
 });
 

@@ -43,7 +43,9 @@ export class ApiProblem extends Error {
     super(message);
     this.status = status;
     this.code = code;
-    this.details = details;
+    // A conflict answers the same on every retry; the spec's Conflict response tells retrying clients so.
+    this.details =
+      status === 409 ? { ...details, headers: { "X-Should-Retry": "false", ...details.headers } } : details;
   }
 
   static fromIssue(issue: ValidationIssue, code: ProblemCode = issue.code): ApiProblem {

@@ -407,9 +407,10 @@ describe("typed errors from real responses", () => {
     expect(taken.status).toBe(409);
     expect(taken.code).toBe("ADDRESS_TAKEN");
     expect(taken.body?.error).toMatchObject({ type: "conflict_error", details: { field: "username" } });
-    // Whether or not the client tries again, every attempt is the same write under one key, and none succeeds.
-    expect(new Set(exchanges.map((e) => `${e.status} ${e.idempotencyKey}`)).size).toBe(1);
-    expect(taken.requestId).toBe(exchanges.at(-1)?.requestId);
+    // The sandbox says a retry cannot help (X-Should-Retry: false), so the client asks once and gives up.
+    expect(exchanges.map((e) => e.status)).toEqual([409]);
+    expect(taken.headers.get("x-should-retry")).toBe("false");
+    expect(taken.requestId).toBe(exchanges[0]?.requestId);
 
     const inboxId = await newInbox(first, "idempotent");
     const send = (text: string) =>
@@ -576,8 +577,9 @@ describe("retries", () => {
     expect((retry?.sentAt ?? 0) - (limitedAttempt?.sentAt ?? 0)).toBeGreaterThanOrEqual(asked * 1000 - 5);
   });
 
-  it("throws RateLimitError with SEND_LIMIT_EXCEEDED once the day's sends are used", async () => {
-    const inbox = await newTenant({ maxRetries: 0 }, limited);
+  it("throws RateLimitError with SEND_LIMIT_EXCEEDED at once, without retrying, once the day's sends are used", async () => {
+    const { fetch, exchanges } = recordingFetch();
+    const inbox = await newTenant({ fetch }, limited);
     const inboxId = await newInbox(inbox, "daily");
     const send = () =>
       inbox.post("/v0/inboxes/{inbox_id}/messages", {
@@ -591,6 +593,8 @@ describe("retries", () => {
       return;
     }
     expect(error.code).toBe("SEND_LIMIT_EXCEEDED");
+    // A wait of hours is not waited out nor retried early: the second send was asked once.
+    expect(exchanges.filter((e) => e.status === 429)).toHaveLength(1);
     // The wait runs to midnight UTC.
     expect(error.retryAfter).toBeGreaterThan(0);
     expect(error.retryAfter).toBeLessThanOrEqual(86_400);

@@ -1501,13 +1501,14 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request conflicts with the current state: the inbox address is already taken (`details.code` `ADDRESS_TAKEN`), or the `Idempotency-Key` was already used with a different request body (`IDEMPOTENCY_KEY_REUSED`). `error.type` is `conflict_error`. Do not retry unchanged. */
+        /** @description The request conflicts with the current state: the inbox address is already taken (`details.code` `ADDRESS_TAKEN`), or the `Idempotency-Key` was already used with a different request body (`IDEMPOTENCY_KEY_REUSED`). `error.type` is `conflict_error`. Do not retry unchanged: the answer carries `X-Should-Retry: false`. */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
                 "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
                 "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
                 [name: string]: unknown;
             };
             content: {
@@ -1635,6 +1636,11 @@ export interface components {
          * @example 30
          */
         RetryAfter: number;
+        /**
+         * @description Always `false` on a 409: a conflict (a taken address, a reused `Idempotency-Key`) answers the same however often the request is sent, so clients that retry 409 answers by default should give up at once.
+         * @example false
+         */
+        XShouldRetry: "false";
     };
     pathItems: never;
 }
@@ -1689,6 +1695,7 @@ export type HeaderXRateLimitLimit = components['headers']['XRateLimitLimit'];
 export type HeaderXRateLimitRemaining = components['headers']['XRateLimitRemaining'];
 export type HeaderXRateLimitReset = components['headers']['XRateLimitReset'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
+export type HeaderXShouldRetry = components['headers']['XShouldRetry'];
 export type $defs = Record<string, never>;
 export interface operations {
     listInboxes: {
