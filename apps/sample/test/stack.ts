@@ -2,18 +2,21 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
 import { createForumClient } from "@pigeonhole/forum";
 import { createInboxClient } from "@pigeonhole/inbox";
-import { type SandboxLimits, startSandbox } from "@pigeonhole/sandbox";
+import { type SandboxOptions, startSandbox } from "@pigeonhole/sandbox";
 import type { Page } from "playwright-core";
 import { startSampleServer } from "../src/server/sample-server.ts";
 
 const PAGE_ROOT = fileURLToPath(new URL("../dist", import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL("../test-results/screenshots", import.meta.url));
 
+/** What a test may set in the stack's sandbox: lower limits, and the clock its limits count time with. */
+export type StackOptions = Pick<SandboxOptions, "limits" | "clock">;
+
 /**
  * Everything the sample runs on, for real: a sandbox on free ports with an in-memory database, the sample's server
  * (with its webhook registered) serving the built page, and Chromium.
  */
-export async function startStack(limits: Partial<SandboxLimits> = {}) {
+export async function startStack({ limits, clock }: StackOptions = {}) {
   const sandbox = await startSandbox({
     inboxPort: 0,
     forumPort: 0,
@@ -21,6 +24,7 @@ export async function startStack(limits: Partial<SandboxLimits> = {}) {
     allowPrivateWebhooks: true,
     logger: false,
     limits: { forumReadsPerMinute: 10_000, forumWritesPerMinute: 10_000, ...limits },
+    clock,
   });
   const inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey });
   const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: sandbox.forum.apiKey });

@@ -18,7 +18,8 @@ export type ServiceEnv<C> = { Variables: { client: C; retries: Retry[] } };
 /**
  * The `/api` routes of one service. Each request gets its own copy of the client, whose logger collects the retries
  * of this request (the clients log each retry at level "info"), and every answer carries them: `{data, retries}` on
- * success, `{problem, retries}` on failure, with the API's status.
+ * success, `{problem, retries}` on failure, with the API's status. Each retry is also pushed to the pages as it
+ * happens, and so is a success that needed retries.
  */
 export function serviceRoutes<C extends Reconfigurable<C>>(service: Service, client: C, events: EventHub) {
   const routes = new Hono<ServiceEnv<C>>();
@@ -32,6 +33,12 @@ export function serviceRoutes<C extends Reconfigurable<C>>(service: Service, cli
     c.set("retries", retries);
     c.set("client", client.withOptions({ logger, logLevel: "info", ...wrongKey }));
     await next();
+    // A failure's retries are shown with its problem; that a call went through after retries is told here.
+    const last = retries.at(-1);
+    if (last !== undefined && c.res.ok) {
+      const { method, path } = last;
+      events.publish({ type: "recovered", recovery: { service, method, path, retries: retries.length } });
+    }
   });
   routes.onError((error, c) => {
     const retries = c.var.retries ?? [];

@@ -34,6 +34,16 @@ export interface Problem {
 /** Every `/api` answer carries the retries the client made on the way, successful or not. */
 export type Answer<T> = { data: T; retries: Retry[] } | { problem: Problem; retries: Retry[] };
 
+/** A call the client retried that went through in the end. */
+export interface Recovery {
+  service: Service;
+  method: string;
+  path: string;
+  /** How many retries it took. */
+  retries: number;
+}
+
 export type ServerEvent =
   | { type: "message.received"; inboxId: string; threadId: string; subject: string | null; from: string }
-  | { type: "retry"; retry: Retry };
+  | { type: "retry"; retry: Retry }
+  | { type: "recovered"; recovery: Recovery };

@@ -8,7 +8,7 @@ import { MailPane } from "./MailPane.tsx";
 export function App() {
   const [wrongKey, setWrongKey] = useState(false);
   const api = useMemo(() => sampleApi({ wrongKey }), [wrongKey]);
-  const { live, arrivals, retries } = useServerEvents();
+  const { live, arrivals, activity } = useServerEvents();
   return (
     <>
       <header className="top">
@@ -23,7 +23,7 @@ export function App() {
         <MailPane api={api} arrivals={arrivals} />
         <ForumPane api={api} />
       </main>
-      <ActivityLog retries={retries} />
+      <ActivityLog activity={activity} />
     </>
   );
 }

@@ -14,7 +14,7 @@ const TITLES: Record<Problem["kind"], string> = {
 
 const KEY_VARIABLES = { inbox: "PIGEONHOLE_INBOX_API_KEY", forum: "PIGEONHOLE_FORUM_API_KEY" };
 
-/** Explains a failed call: what the API said, the field it named, and what the client tried before giving up. */
+/** Explains a failed call: what the API said, the field it named, and what the client tried, if anything. */
 export function ProblemNotice({ error }: { error: ProblemError | undefined }) {
   if (error === undefined) {
     return null;
@@ -43,9 +43,7 @@ export function ProblemNotice({ error }: { error: ProblemError | undefined }) {
         </p>
       )}
       {retries.length > 0 && <p className="retries">{describeRetries(retries)}</p>}
-      {problem.retryAfterSeconds !== undefined && (
-        <p>The API asks to wait {formatDuration(problem.retryAfterSeconds)} before trying again.</p>
-      )}
+      {problem.retryAfterSeconds !== undefined && <p>{describeWait(problem.retryAfterSeconds, retries)}</p>}
       {problem.requestId !== undefined && <p className="muted">Request id {problem.requestId}</p>}
     </div>
   );
@@ -55,4 +53,12 @@ function describeRetries(retries: Retry[]): string {
   const steps = retries.map((retry) => `${retry.reason}, waited ${formatDuration(retry.delayMs / 1000)}`);
   const times = retries.length === 1 ? "once" : `${retries.length} times`;
   return `The client retried ${times} (${steps.join("; ")}), then gave up.`;
+}
+
+/** The clients sit out a wait of up to a minute; a longer one (a daily limit) they report at once, untried. */
+function describeWait(seconds: number, retries: Retry[]): string {
+  const wait = formatDuration(seconds);
+  return retries.length === 0
+    ? `The client did not retry: the API asks to wait ${wait}.`
+    : `The API asks to wait ${wait} before trying again.`;
 }

@@ -1,5 +1,5 @@
 import { type DependencyList, useCallback, useEffect, useState } from "react";
-import type { Retry, ServerEvent } from "../shared/wire.ts";
+import type { ServerEvent } from "../shared/wire.ts";
 import { type ProblemError, toProblemError } from "./api.ts";
 
 export interface Loaded<T> {
@@ -47,11 +47,17 @@ export function useAction() {
 
 export type MessageArrival = Extract<ServerEvent, { type: "message.received" }> & { seq: number };
 
-/** Listens to the server's events: each message that arrives (from the webhook) and each retry of a client. */
+/** What the clients' retries did: each retry, and each call that went through after some. */
+export type RetryActivity = Exclude<ServerEvent, { type: "message.received" }>;
+
+/**
+ * Listens to the server's events: each message that arrives (from the webhook), each retry of a client and each call
+ * that went through after retries.
+ */
 export function useServerEvents() {
   const [live, setLive] = useState(false);
   const [arrivals, setArrivals] = useState<MessageArrival[]>([]);
-  const [retries, setRetries] = useState<Retry[]>([]);
+  const [activity, setActivity] = useState<RetryActivity[]>([]);
   useEffect(() => {
     let seq = 0;
     const source = new EventSource("/api/events");
@@ -65,10 +71,10 @@ export function useServerEvents() {
         const arrival = { ...event, seq };
         setArrivals((list) => [...list, arrival].slice(-100));
       } else {
-        setRetries((list) => [event.retry, ...list].slice(0, 10));
+        setActivity((list) => [event, ...list].slice(0, 10));
       }
     };
     return () => source.close();
   }, []);
-  return { live, arrivals, retries };
+  return { live, arrivals, activity };
 }

@@ -1,0 +1,29 @@
+const MINUTE_MS = 60_000;
+
+/**
+ * The real time plus an offset, for the sandbox's `clock`: it runs at the real pace from `startAt` on, and only moves
+ * forward. The sandbox's per-minute limits count in fixed windows aligned to the clock's minutes, so moving the clock
+ * near the end of a window makes the wait a limited client is asked for short, while the sandbox computes
+ * `Retry-After` as it always does.
+ */
+export class MovableClock {
+  #offsetMs: number;
+
+  constructor(startAt = Date.now()) {
+    this.#offsetMs = startAt - Date.now();
+  }
+
+  now(): number {
+    return Date.now() + this.#offsetMs;
+  }
+
+  /**
+   * Moves the clock into the next minute, `msLeft` milliseconds before its end: no request has been counted in that
+   * window yet, and it closes soon.
+   */
+  moveToFreshWindowEnd(msLeft: number): void {
+    const now = this.now();
+    const nextWindowEnd = now - (now % MINUTE_MS) + 2 * MINUTE_MS;
+    this.#offsetMs += nextWindowEnd - msLeft - now;
+  }
+}
