@@ -175,7 +175,7 @@ export function createServiceApp<Principal>(options: ServiceAppOptions<Principal
       throw new ApiProblem(
         429,
         "RATE_LIMIT_EXCEEDED",
-        `Rate limit of ${limit.limit} ${limit.unit} per minute exceeded.`,
+        `Rate limit of ${limit.limit} ${limit.limit === 1 ? limit.unit.replace(/s$/, "") : limit.unit} per minute exceeded.`,
         {
           retryAfterSeconds: limit.retryAfterSeconds,
           hint: `Try again in ${limit.retryAfterSeconds} seconds.`,

@@ -185,7 +185,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       throw new ApiProblem(
         429,
         "SEND_LIMIT_EXCEEDED",
-        `Send limit of ${context.sendsPerDay} messages per day exceeded.`,
+        `Send limit of ${context.sendsPerDay} ${context.sendsPerDay === 1 ? "message" : "messages"} per day exceeded.`,
         {
           retryAfterSeconds: secondsToNextUtcDay(nowMs),
         },

@@ -17,12 +17,11 @@ import {
   NotFoundError,
   RateLimitError,
 } from "@pigeonhole/forum";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Sandbox } from "../../src/index.ts";
-import { startSandbox } from "../../src/index.ts";
 import { expectConforms } from "./conformance.ts";
 import { recordingFetch } from "./recording-fetch.ts";
-import { SkewedClock } from "./skewed-clock.ts";
+import { sandboxesForFile } from "./sandboxes.ts";
 
 // The Forum API client (`@pigeonhole/forum`, through its public exports only) against a real sandbox over HTTP on
 // 127.0.0.1. Every test works as an agent (API key) of its own, so each sees only its own posts.
@@ -32,35 +31,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const GENERAL = { id: "00000000-0000-4000-8000-000000000001", name: "general", display_name: "General" };
 const MISSING_ID = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 
-let sandbox: Sandbox;
-/** Two reads and one write per minute per key, on a clock the tests move near a window's end. */
-let limited: Sandbox;
-const limitedClock = new SkewedClock();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({
-    database: ":memory:",
-    inboxPort: 0,
-    forumPort: 0,
-    allowPrivateWebhooks: true,
-    logger: false,
-  });
-  limited = await startSandbox({
-    database: ":memory:",
-    inboxPort: 0,
-    forumPort: 0,
-    logger: false,
-    limits: { forumReadsPerMinute: 2, forumWritesPerMinute: 1 },
-    clock: limitedClock,
-  });
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await limited?.close();
-});
+const sandboxes = sandboxesForFile({ forumReadsPerMinute: 2, forumWritesPerMinute: 1 });
 
 /** A client of a new agent (and tenant) named `name` on `on` (the main sandbox by default). */
-async function newAgent(name: string, options: ForumClientOptions = {}, on: Sandbox = sandbox): Promise<ForumClient> {
+async function newAgent(
+  name: string,
+  options: ForumClientOptions = {},
+  on: Sandbox = sandboxes.main,
+): Promise<ForumClient> {
   return createForumClient({ baseUrl: on.forum.url, apiKey: await on.createApiKey("forum", { name }), ...options });
 }
 
@@ -207,7 +185,7 @@ describe("every operation, in both call styles", () => {
 
 describe("typed errors from real responses", () => {
   it("throws AuthenticationError for a key the sandbox does not know", async () => {
-    const stranger = createForumClient({ baseUrl: sandbox.forum.url, apiKey: "not-a-real-key" });
+    const stranger = createForumClient({ baseUrl: sandboxes.main.forum.url, apiKey: "not-a-real-key" });
     const error = await stranger.get("/api/v1/posts", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     if (!(error instanceof AuthenticationError)) {
@@ -387,8 +365,8 @@ describe("retries", () => {
   });
 
   it("throws RateLimitError with retryAfter once the read budget is spent", async () => {
-    const forum = await newAgent("reader", { maxRetries: 0 }, limited);
-    limitedClock.moveNearWindowEnd(2_500);
+    const forum = await newAgent("reader", { maxRetries: 0 }, sandboxes.limited);
+    sandboxes.clock.moveNearWindowEnd(2_500);
     await forum.get("/api/v1/posts", {});
     await forum.get("/api/v1/posts", {});
     const error = await forum.get("/api/v1/posts", {}).catch((e: unknown) => e);
@@ -406,8 +384,8 @@ describe("retries", () => {
 
   it("sends a rate-limited write again after Retry-After, and the post is stored once", async () => {
     const { fetch, exchanges } = recordingFetch();
-    const forum = await newAgent("patient", { fetch }, limited);
-    limitedClock.moveNearWindowEnd(2_500);
+    const forum = await newAgent("patient", { fetch }, sandboxes.limited);
+    sandboxes.clock.moveNearWindowEnd(2_500);
     await newPost(forum, "First");
     const second = await newPost(forum, "Second");
 

@@ -23,13 +23,12 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from "@pigeonhole/inbox";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Sandbox } from "../../src/index.ts";
-import { startSandbox } from "../../src/index.ts";
 import { startWebhookReceiver } from "../../src/testing/webhook-receiver.ts";
 import { expectConforms } from "./conformance.ts";
 import { recordingFetch } from "./recording-fetch.ts";
-import { SkewedClock } from "./skewed-clock.ts";
+import { sandboxesForFile } from "./sandboxes.ts";
 
 // The Inbox API client (`@pigeonhole/inbox`, through its public exports only) against a real sandbox over HTTP on
 // 127.0.0.1. Every test works in a tenant (API key) of its own, so lists hold only what the test created.
@@ -37,35 +36,10 @@ import { SkewedClock } from "./skewed-clock.ts";
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const REQUEST_ID = /^req_[0-9a-f]{16}$/;
 
-let sandbox: Sandbox;
-/** Three requests per minute per key and one send per day, on a clock the tests move near a window's end. */
-let limited: Sandbox;
-const limitedClock = new SkewedClock();
-
-beforeAll(async () => {
-  sandbox = await startSandbox({
-    database: ":memory:",
-    inboxPort: 0,
-    forumPort: 0,
-    allowPrivateWebhooks: true,
-    logger: false,
-  });
-  limited = await startSandbox({
-    database: ":memory:",
-    inboxPort: 0,
-    forumPort: 0,
-    logger: false,
-    limits: { inboxRequestsPerMinute: 3, inboxSendsPerDay: 1 },
-    clock: limitedClock,
-  });
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await limited?.close();
-});
+const sandboxes = sandboxesForFile({ inboxRequestsPerMinute: 3, inboxSendsPerDay: 1 });
 
 /** A client of a new tenant of `on` (the main sandbox by default). */
-async function newTenant(options: InboxClientOptions = {}, on: Sandbox = sandbox): Promise<InboxClient> {
+async function newTenant(options: InboxClientOptions = {}, on: Sandbox = sandboxes.main): Promise<InboxClient> {
   return createInboxClient({ baseUrl: on.inbox.url, apiKey: await on.createApiKey("inbox"), ...options });
 }
 
@@ -299,7 +273,7 @@ describe("every operation, in both call styles", () => {
 
 describe("typed errors from real responses", () => {
   it("throws AuthenticationError for a key the sandbox does not know", async () => {
-    const stranger = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: "not-a-real-key" });
+    const stranger = createInboxClient({ baseUrl: sandboxes.main.inbox.url, apiKey: "not-a-real-key" });
     const error = await stranger.get("/v0/inboxes", {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     if (!(error instanceof AuthenticationError)) {
@@ -540,8 +514,8 @@ describe("retries", () => {
   });
 
   it("throws RateLimitError with retryAfter once the per-minute budget is spent", async () => {
-    const inbox = await newTenant({ maxRetries: 0 }, limited);
-    limitedClock.moveNearWindowEnd(2_500);
+    const inbox = await newTenant({ maxRetries: 0 }, sandboxes.limited);
+    sandboxes.clock.moveNearWindowEnd(2_500);
     for (let i = 0; i < 3; i++) {
       await inbox.get("/v0/inboxes", {});
     }
@@ -560,8 +534,8 @@ describe("retries", () => {
 
   it("waits the Retry-After the sandbox asks for, then succeeds", async () => {
     const { fetch, exchanges } = recordingFetch();
-    const inbox = await newTenant({ fetch }, limited);
-    limitedClock.moveNearWindowEnd(2_500);
+    const inbox = await newTenant({ fetch }, sandboxes.limited);
+    sandboxes.clock.moveNearWindowEnd(2_500);
     for (let i = 0; i < 3; i++) {
       expect((await inbox.GET("/v0/inboxes", {})).response.status).toBe(200);
     }
@@ -579,7 +553,7 @@ describe("retries", () => {
 
   it("throws RateLimitError with SEND_LIMIT_EXCEEDED at once, without retrying, once the day's sends are used", async () => {
     const { fetch, exchanges } = recordingFetch();
-    const inbox = await newTenant({ fetch }, limited);
+    const inbox = await newTenant({ fetch }, sandboxes.limited);
     const inboxId = await newInbox(inbox, "daily");
     const send = () =>
       inbox.post("/v0/inboxes/{inbox_id}/messages", {

@@ -2,7 +2,7 @@ import type { Inbox } from "@pigeonhole/inbox-types";
 import type { SandboxDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
-import { beforeCursor, cursorOf } from "./paging.ts";
+import { cursorOf, newestFirst } from "./paging.ts";
 import { toInbox } from "./records.ts";
 
 export interface NewInbox {
@@ -41,28 +41,6 @@ const ownInbox = new PreparedQuery((db, p: { podId: string; inboxId: string }) =
   db.selectFrom("inboxes").selectAll().where("pod_id", "=", p.podId).where("inbox_id", "=", p.inboxId),
 );
 
-const newestInboxes = {
-  first: new PreparedQuery((db, p: { podId: string; limit: number }) =>
-    db
-      .selectFrom("inboxes")
-      .selectAll()
-      .where("pod_id", "=", p.podId)
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-  after: new PreparedQuery((db, p: { podId: string; limit: number; createdAt: string; seq: number }) =>
-    db
-      .selectFrom("inboxes")
-      .selectAll()
-      .where("pod_id", "=", p.podId)
-      .where(beforeCursor(p))
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-};
-
 /** Creates an inbox unless the tenant already has one with this `client_id`, or the address is taken. */
 export function createInbox(db: SandboxDatabase, inbox: NewInbox): Promise<CreateInboxResult> {
   return db.transaction().execute(async (trx) => {
@@ -88,9 +66,9 @@ export async function findInbox(db: SandboxDatabase, podId: string, inboxId: str
   return row ? toInbox(row) : null;
 }
 
+const newestInboxes = newestFirst("inboxes", "pod_id");
+
 export async function listInboxes(db: SandboxDatabase, podId: string, page: PageRequest): Promise<Positioned<Inbox>[]> {
-  const rows = page.after
-    ? await newestInboxes.after.rows(db, { podId, limit: page.limit, ...page.after })
-    : await newestInboxes.first.rows(db, { podId, limit: page.limit });
+  const rows = await newestInboxes(db, podId, page);
   return rows.map((row) => ({ item: toInbox(row), cursor: cursorOf(row) }));
 }

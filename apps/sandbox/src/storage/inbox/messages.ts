@@ -3,7 +3,7 @@ import type { SandboxDatabase } from "../database.ts";
 import { inJsonList } from "../json-list.ts";
 import { PreparedQuery } from "../prepared-query.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
-import { beforeCursor, cursorOf } from "./paging.ts";
+import { cursorOf, newestFirst } from "./paging.ts";
 import { toMessage, toMessageItem, toThreadItem } from "./records.ts";
 
 // Reading the messages and threads of an inbox. They are written by the send transaction (send-transaction.ts).
@@ -17,53 +17,12 @@ const attachmentsOfMessages = new PreparedQuery((db, p: { messageIds: string }) 
     .orderBy("position"),
 );
 
-const newestMessages = {
-  first: new PreparedQuery((db, p: { inboxId: string; limit: number }) =>
-    db
-      .selectFrom("messages")
-      .selectAll()
-      .where("inbox_id", "=", p.inboxId)
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-  after: new PreparedQuery((db, p: { inboxId: string; limit: number; createdAt: string; seq: number }) =>
-    db
-      .selectFrom("messages")
-      .selectAll()
-      .where("inbox_id", "=", p.inboxId)
-      .where(beforeCursor(p))
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-};
+const newestMessages = newestFirst("messages", "inbox_id");
+const newestThreads = newestFirst("threads", "inbox_id");
 
 const messageOfInbox = new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
   db.selectFrom("messages").selectAll().where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
 );
-
-const newestThreads = {
-  first: new PreparedQuery((db, p: { inboxId: string; limit: number }) =>
-    db
-      .selectFrom("threads")
-      .selectAll()
-      .where("inbox_id", "=", p.inboxId)
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-  after: new PreparedQuery((db, p: { inboxId: string; limit: number; createdAt: string; seq: number }) =>
-    db
-      .selectFrom("threads")
-      .selectAll()
-      .where("inbox_id", "=", p.inboxId)
-      .where(beforeCursor(p))
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-};
 
 const threadOfInbox = new PreparedQuery((db, p: { inboxId: string; threadId: string }) =>
   db.selectFrom("threads").selectAll().where("inbox_id", "=", p.inboxId).where("thread_id", "=", p.threadId),
@@ -96,9 +55,7 @@ export async function listMessages(
   inboxId: string,
   page: PageRequest,
 ): Promise<Positioned<MessageItem>[]> {
-  const rows = page.after
-    ? await newestMessages.after.rows(db, { inboxId, limit: page.limit, ...page.after })
-    : await newestMessages.first.rows(db, { inboxId, limit: page.limit });
+  const rows = await newestMessages(db, inboxId, page);
   const attachments = await attachmentsOf(
     db,
     rows.map((row) => row.message_id),
@@ -123,9 +80,7 @@ export async function listThreads(
   inboxId: string,
   page: PageRequest,
 ): Promise<Positioned<ThreadItem>[]> {
-  const rows = page.after
-    ? await newestThreads.after.rows(db, { inboxId, limit: page.limit, ...page.after })
-    : await newestThreads.first.rows(db, { inboxId, limit: page.limit });
+  const rows = await newestThreads(db, inboxId, page);
   return rows.map((row) => ({ item: toThreadItem(row), cursor: cursorOf(row) }));
 }
 

@@ -2,7 +2,7 @@ import type { Webhook } from "@pigeonhole/inbox-types";
 import type { SandboxDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
-import { beforeCursor, cursorOf } from "./paging.ts";
+import { cursorOf, newestFirst } from "./paging.ts";
 import { parseNullableList, toWebhook } from "./records.ts";
 
 /** What a webhook's owner chooses: everything but its id, secret and timestamps. */
@@ -60,28 +60,6 @@ const insertWebhook = new PreparedQuery(
 const ownWebhook = new PreparedQuery((db, p: { podId: string; webhookId: string }) =>
   db.selectFrom("webhooks").selectAll().where("pod_id", "=", p.podId).where("webhook_id", "=", p.webhookId),
 );
-
-const newestWebhooks = {
-  first: new PreparedQuery((db, p: { podId: string; limit: number }) =>
-    db
-      .selectFrom("webhooks")
-      .selectAll()
-      .where("pod_id", "=", p.podId)
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-  after: new PreparedQuery((db, p: { podId: string; limit: number; createdAt: string; seq: number }) =>
-    db
-      .selectFrom("webhooks")
-      .selectAll()
-      .where("pod_id", "=", p.podId)
-      .where(beforeCursor(p))
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(p.limit),
-  ),
-};
 
 const otherWithClientId = new PreparedQuery((db, p: { podId: string; clientId: string; webhookId: string }) =>
   db
@@ -158,14 +136,14 @@ export async function findWebhook(db: SandboxDatabase, podId: string, webhookId:
   return row ? toWebhook(row) : null;
 }
 
+const newestWebhooks = newestFirst("webhooks", "pod_id");
+
 export async function listWebhooks(
   db: SandboxDatabase,
   podId: string,
   page: PageRequest,
 ): Promise<Positioned<Webhook>[]> {
-  const rows = page.after
-    ? await newestWebhooks.after.rows(db, { podId, limit: page.limit, ...page.after })
-    : await newestWebhooks.first.rows(db, { podId, limit: page.limit });
+  const rows = await newestWebhooks(db, podId, page);
   return rows.map((row) => ({ item: toWebhook(row), cursor: cursorOf(row) }));
 }
 
