@@ -1,5 +1,6 @@
+import { fakeFetch } from "@pigeonhole/fake-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeFetch, forumError } from "../test/fake-fetch.js";
+import { forumError } from "../test/error-response.js";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,

@@ -1,5 +1,6 @@
+import { fakeFetch } from "@pigeonhole/fake-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { fakeFetch, inboxError } from "../test/fake-fetch.js";
+import { inboxError } from "../test/error-response.js";
 import {
   APIConnectionError,
   APIConnectionTimeoutError,

@@ -17,8 +17,7 @@ export interface PageRequest {
 }
 
 /** Keyset condition of newest-first lists: rows strictly after the cursor in `(created_at, seq)` descending order. */
-const beforeCursor = ({ createdAt, seq }: PageCursor) =>
-  sql<boolean>`(created_at, seq) < (${createdAt}, ${seq})`;
+const beforeCursor = ({ createdAt, seq }: PageCursor) => sql<boolean>`(created_at, seq) < (${createdAt}, ${seq})`;
 
 /** The position of a listed row, from which the page after it starts. */
 export const cursorOf = (row: { created_at: string; seq: number }): PageCursor => ({

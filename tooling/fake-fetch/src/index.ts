@@ -9,7 +9,7 @@ export interface Recorded {
 }
 
 /**
- * A fetch for `createForumClient({ fetch })` that records every attempt (after the client has shaped it) and
+ * A fetch for a client's `fetch` option that records every attempt (after the client has shaped it) and
  * answers from `steps` in order, then with `fallback`. It honours the attempt's abort signal like a real fetch.
  */
 export function fakeFetch(steps: Step[] = [], fallback: Step = () => Response.json({})) {
@@ -37,12 +37,4 @@ export function fakeFetch(steps: Step[] = [], fallback: Step = () => Response.js
     return step instanceof Response ? step : step(request);
   };
   return { fetch, requests };
-}
-
-/** The forum error envelope, as the service sends it. */
-export function forumError(status: number, code: string, message: string, headers: Record<string, string> = {}) {
-  return Response.json(
-    { success: false, error: message, code, hint: "See the API reference." },
-    { status, headers: { "x-request-id": `req_${status}`, "retry-after-ms": "0", ...headers } },
-  );
 }

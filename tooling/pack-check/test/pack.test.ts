@@ -1,0 +1,251 @@
+// Packs every published package of the workspace as npm would ship it, lints the tarballs with publint and
+// arethetypeswrong, installs them into a fresh project outside the workspace, and there typechecks (tsc, nodenext)
+// and runs programs that use each package: the clients against the installed sandbox, started through its bin.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { publint } from "publint";
+import { formatMessage } from "publint/utils";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InstalledSandbox, startInstalledSandbox } from "./installed-sandbox.ts";
+import { runCommand } from "./run-command.ts";
+import { checkedPackageNames, type WorkspacePackage, workspacePackages } from "./workspace.ts";
+
+const require = createRequire(import.meta.url);
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const consumerDir = fileURLToPath(new URL("consumer/", import.meta.url));
+
+/** Every package this one devDepends on with `workspace:`; the first test proves that is every published one. */
+const CHECKED = await checkedPackageNames(new URL("../package.json", import.meta.url));
+/** The packages with code to load at runtime (the two `-types` packages hold only declarations). */
+const CLIENT_RUNTIMES = ["@pigeonhole/client-core", "@pigeonhole/inbox", "@pigeonhole/forum"];
+
+/**
+ * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 22.12 for the sandbox, a
+ * Node program and library with the same export shape) loads them with `require()` too, which the last test proves.
+ */
+const CJS_ONLY = new Set(["node10", "node16-cjs"]);
+interface AttwProblem {
+  kind: string;
+  entrypoint: string;
+  resolutionKind: string;
+}
+
+/** A Node 20 binary on this machine (the system's, outside pnpm's PATH), to prove the clients' engines floor. */
+const OLDEST_NODE = ["/usr/bin/node", "/usr/local/bin/node"].find((candidate) => {
+  try {
+    return existsSync(candidate) && execFileSync(candidate, ["--version"], { encoding: "utf8" }).startsWith("v20.");
+  } catch {
+    return false;
+  }
+});
+
+/** The development keys the installed sandbox registers from the environment, and the clients read from it. */
+const DEV_KEYS = { PIGEONHOLE_INBOX_API_KEY: "pack-check-inbox-key", PIGEONHOLE_FORUM_API_KEY: "pack-check-forum-key" };
+
+let workspace: WorkspacePackage[];
+let workDir: string;
+const tarballs = new Map<string, string>();
+
+beforeAll(async () => {
+  workspace = await workspacePackages(packageDir);
+  workDir = await mkdtemp(join(tmpdir(), "pigeonhole-pack-"));
+  await Promise.all(
+    CHECKED.map(async (name) => {
+      const source = workspace.find((candidate) => candidate.name === name);
+      if (!source) {
+        throw new Error(`${name} is not a package of this workspace.`);
+      }
+      const destination = join(workDir, "tarballs", basename(source.path));
+      await mkdir(destination, { recursive: true });
+      await runCommand("pnpm", ["pack", "--pack-destination", destination], { cwd: source.path });
+      const [created, ...more] = await readdir(destination);
+      if (!created || more.length > 0) {
+        throw new Error(`pnpm pack of ${name} should make one tarball, made: ${[created, ...more].join(", ")}`);
+      }
+      tarballs.set(name, join(destination, created));
+    }),
+  );
+});
+
+afterAll(async () => {
+  if (workDir) {
+    await rm(workDir, { recursive: true, force: true });
+  }
+});
+
+function tarballOf(name: string): string {
+  const tarball = tarballs.get(name);
+  if (!tarball) {
+    throw new Error(`No tarball of ${name}.`);
+  }
+  return tarball;
+}
+
+describe("published tarballs", () => {
+  it("cover every package of the workspace that is not private", () => {
+    const published = workspace.filter((project) => !project.private).map((project) => project.name);
+    expect(CHECKED).toEqual(published.sort());
+  });
+
+  it.each(CHECKED)("%s passes publint with no message at all", async (name) => {
+    const file = await readFile(tarballOf(name));
+    const tarball = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
+    const { messages, pkg } = await publint({ pack: { tarball }, level: "suggestion", strict: true });
+    expect(messages.map((message) => formatMessage(message, pkg))).toEqual([]);
+  });
+
+  it("all pass arethetypeswrong for ESM importers and bundlers", async () => {
+    const cli = join(dirname(require.resolve("@arethetypeswrong/cli/package.json")), "dist/index.js");
+    const reports = await Promise.all(
+      CHECKED.map(async (name) => {
+        // Exits non-zero on a problem under the ESM-only profile; the JSON lists every problem for the message.
+        const output = await runCommand(
+          process.execPath,
+          [cli, tarballOf(name), "--profile", "esm-only", "--format", "json"],
+          { cwd: workDir },
+        );
+        const { analysis } = JSON.parse(output) as { analysis: { packageName: string; problems: AttwProblem[] } };
+        return {
+          name: analysis.packageName,
+          problems: analysis.problems.filter((problem) => !CJS_ONLY.has(problem.resolutionKind)),
+        };
+      }),
+    );
+    expect(reports).toEqual(CHECKED.map((name) => ({ name, problems: [] })));
+  });
+});
+
+describe("installed from the tarballs into a fresh project", () => {
+  let projectDir: string;
+  let sandbox: InstalledSandbox | undefined;
+  let compiled: Promise<string> | undefined;
+
+  /** Typechecks the consumer programs and emits them as JavaScript (for the Node without type stripping), once. */
+  const compile = () => {
+    compiled ??= runCommand(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."], { cwd: projectDir });
+    return compiled;
+  };
+
+  /** Runs the client program with the installed sandbox's addresses and keys in the PIGEONHOLE_* variables. */
+  const runClients = async (node: string, program: string, label: string) => {
+    if (!sandbox) {
+      throw new Error("The installed sandbox is not running.");
+    }
+    const env = {
+      PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
+      PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
+      PIGEONHOLE_FORUM_BASE_URL: sandbox.forum.url,
+      PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
+      PACK_CHECK_LABEL: label,
+    };
+    return JSON.parse(await runCommand(node, [program], { cwd: projectDir, env }));
+  };
+
+  /** What the client program prints, run as `label` on `node`. */
+  const expectedClientRun = (label: string, node: RegExp) => ({
+    node: expect.stringMatching(node),
+    inbox: {
+      sender: `${label}-sender@pigeonhole.test`,
+      received: [`Packed ${label}`],
+      read: { from: `${label}-sender@pigeonhole.test`, text: "Installed from tarballs." },
+      paginatedIncludesBoth: true,
+      notFound: { isNotFoundError: true, isPigeonholeError: true, status: 404, code: "NOT_FOUND" },
+    },
+    webhook: { eventType: "message.received", messageId: true, tamperedRejected: "invalid_signature" },
+    forum: {
+      title: `Packed ${label}`,
+      newestFirst: true,
+      vote: { action: "upvoted", upvotes: 1 },
+      notFound: "NOT_FOUND",
+      transportStatus: 200,
+    },
+  });
+
+  beforeAll(async () => {
+    projectDir = join(workDir, "project");
+    await mkdir(projectDir);
+    const file = (name: string) => `file:${tarballOf(name)}`;
+    const manifest = {
+      name: "pigeonhole-pack-check",
+      private: true,
+      type: "module",
+      dependencies: Object.fromEntries(CHECKED.map((name) => [name, file(name)])),
+      devDependencies: { "@types/node": (require("@types/node/package.json") as { version: string }).version },
+      pnpm: {
+        // The tarballs depend on each other by version, which no registry has yet: point those at the tarballs too.
+        overrides: Object.fromEntries(CHECKED.map((name) => [name, file(name)])),
+        // better-sqlite3 (the sandbox's) ships prebuilt N-API binaries: nothing has to compile at install.
+        ignoredBuiltDependencies: ["better-sqlite3"],
+      },
+    };
+    await writeFile(join(projectDir, "package.json"), JSON.stringify(manifest, null, 2));
+    for (const name of await readdir(consumerDir)) {
+      await copyFile(join(consumerDir, name), join(projectDir, name));
+    }
+    // Offline: everything the tarballs need is already in pnpm's store, from installing this workspace.
+    await runCommand("pnpm", ["install", "--offline", "--ignore-workspace", "--config.confirmModulesPurge=false"], {
+      cwd: projectDir,
+    });
+    sandbox = await startInstalledSandbox(
+      projectDir,
+      ["--memory", "--inbox-port", "0", "--forum-port", "0", "--allow-private-webhooks", "--quiet"],
+      { env: DEV_KEYS },
+    );
+  });
+
+  afterAll(async () => {
+    await sandbox?.stop();
+  });
+
+  it("starts the sandbox through its bin, with the development keys from the environment", () => {
+    expect(sandbox).toMatchObject({
+      inbox: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: DEV_KEYS.PIGEONHOLE_INBOX_API_KEY },
+      forum: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: DEV_KEYS.PIGEONHOLE_FORUM_API_KEY },
+    });
+  });
+
+  it("typechecks the consumer programs with tsc under moduleResolution nodenext", async () => {
+    await expect(compile()).resolves.toBe("");
+  });
+
+  it("runs the client program on this Node against the installed sandbox", async () => {
+    await expect(runClients(process.execPath, "clients.ts", "current")).resolves.toEqual(
+      expectedClientRun("current", new RegExp(`^${process.version.replaceAll(".", "\\.")}$`)),
+    );
+  });
+
+  it.runIf(OLDEST_NODE)("runs the compiled client program on Node 20, the clients' oldest supported Node", async () => {
+    await compile();
+    await expect(runClients(OLDEST_NODE ?? "", "dist/clients.js", "oldest")).resolves.toEqual(
+      expectedClientRun("oldest", /^v20\./),
+    );
+  });
+
+  it("starts the sandbox as a library, in process", async () => {
+    const unset = { PIGEONHOLE_INBOX_API_KEY: undefined, PIGEONHOLE_FORUM_API_KEY: undefined };
+    const output = await runCommand(process.execPath, ["sandbox-api.ts"], { cwd: projectDir, env: unset });
+    expect(JSON.parse(output)).toEqual({
+      health: [{ status: "ok" }, { status: "ok" }],
+      devKey: true,
+      author: "packed-agent",
+      refused: "inboxPort must be a port number from 0 to 65535, not 70000.",
+    });
+  });
+
+  it("can be required from CommonJS", async () => {
+    const script = (names: string[]) =>
+      `console.log(JSON.stringify(${JSON.stringify(names)}.map((name) => Object.keys(require(name)).length > 0)))`;
+    const runtimes = [...CLIENT_RUNTIMES, "@pigeonhole/sandbox"];
+    const current = await runCommand(process.execPath, ["-e", script(runtimes)], { cwd: projectDir });
+    expect(JSON.parse(current)).toEqual(runtimes.map(() => true));
+    if (OLDEST_NODE) {
+      const oldest = await runCommand(OLDEST_NODE, ["-e", script(CLIENT_RUNTIMES)], { cwd: projectDir });
+      expect(JSON.parse(oldest)).toEqual(CLIENT_RUNTIMES.map(() => true));
+    }
+  });
+});
