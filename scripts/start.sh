@@ -7,4 +7,7 @@ bash scripts/bootstrap.sh
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 pnpm build
 node scripts/announce.mjs &
+# On Ctrl-C every server stops cleanly, but pnpm reports each script it ran as failed (ELIFECYCLE) when it is
+# interrupted: its reporter stays silent here, and the servers' own output is unchanged.
+export npm_config_reporter=silent
 exec pnpm start

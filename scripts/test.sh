@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
-bash scripts/ensure-chromium.sh
+bash scripts/ensure-test-tools.sh
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 pnpm test

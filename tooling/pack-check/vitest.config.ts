@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
-    // Packing, linting and installing six packages takes seconds, not milliseconds.
+    // Packing, linting and installing six packages (from the registry when a cache lacks them) takes seconds to minutes.
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    hookTimeout: 300_000,
   },
 });

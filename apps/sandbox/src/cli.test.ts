@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,10 +72,38 @@ describe("pigeonhole-sandbox", () => {
     }
   });
 
+  it("creates no key and no file for a database that does not exist, unless --create-db asks for one", () => {
+    const database = join(dir, "mistyped.db");
+    const refused = runToEnd(["keys", "create", "--service", "inbox", "--db", database]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`No database at ${database}.`);
+    expect(refused.stderr).toContain("--create-db");
+    expect(existsSync(database)).toBe(false);
+
+    const created = runToEnd(["keys", "create", "--service", "inbox", "--db", database, "--create-db"]);
+    expect(created.status).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^ph_inbox_[A-Za-z0-9]{32}$/);
+    expect(existsSync(database)).toBe(true);
+  });
+
+  it("is linked from a file a fresh clone has before any build", () => {
+    // pnpm links bins at install, before `pnpm build` makes dist/: a bin pointing into dist/ would not be linked.
+    const { bin } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    expect(Object.keys(bin)).toEqual(["pigeonhole-sandbox"]);
+    for (const target of Object.values(bin)) {
+      expect(target).not.toMatch(/^(\.\/)?dist\//);
+      expect(existsSync(new URL(`../${target}`, import.meta.url))).toBe(true);
+    }
+  });
+
   it("explains its usage and refuses bad flags", () => {
     const help = runToEnd(["--help"]);
     expect(help.status).toBe(0);
     expect(help.stdout).toContain("keys create --service inbox|forum");
+    expect(help.stdout).toContain("--create-db");
     const bad = runToEnd(["--inbox-port", "many"]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("--inbox-port takes a whole number");

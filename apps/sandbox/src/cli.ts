@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+// First: refuses an unsupported Node before any module below loads the native SQLite binding.
+import "./runtime-check.ts";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -14,8 +17,12 @@ import { SqliteKeyRepository } from "./storage/key-repository.ts";
 
 const USAGE = `Usage:
   pigeonhole-sandbox [start] [options]     run the Inbox API and the Forum API
-  pigeonhole-sandbox keys create --service inbox|forum [--name <agent name>] [--db <file>]
+  pigeonhole-sandbox keys create --service inbox|forum [--name <agent name>] [--db <file>] [--create-db]
                                            register a new API key (a new tenant) and print it
+
+Options of keys create:
+  --db <file>                        the sandbox's database file (default ./${DEFAULT_DATABASE_FILE}); it must exist
+  --create-db                        create the database file when it does not exist
 
 Options of start:
   --db <file>                        SQLite database file (default ./${DEFAULT_DATABASE_FILE})
@@ -39,6 +46,10 @@ Environment: PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY set the devel
 
 class UsageError extends Error {
   override name = "UsageError";
+}
+
+class MissingDatabaseError extends Error {
+  override name = "MissingDatabaseError";
 }
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
@@ -72,6 +83,7 @@ function parse(argv: string[]) {
       quiet: { type: "boolean" },
       service: { type: "string" },
       name: { type: "string" },
+      "create-db": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
     },
@@ -146,7 +158,14 @@ async function createKey(values: Parsed) {
   if (values.name !== undefined && service !== "forum") {
     throw new UsageError("--name is the name of a forum agent; use it with --service forum.");
   }
-  const db = await openDatabase(resolve(values.db ?? DEFAULT_DATABASE_FILE));
+  const file = resolve(values.db ?? DEFAULT_DATABASE_FILE);
+  // A key in a new, empty file is a key no running sandbox knows: a mistyped --db must not make one silently.
+  if (!values["create-db"] && !existsSync(file)) {
+    throw new MissingDatabaseError(
+      `No database at ${file}. Point --db at the file the sandbox runs on, or add --create-db to create it.`,
+    );
+  }
+  const db = await openDatabase(file);
   try {
     const deps = {
       apiKeys: createApiKeys(new SqliteKeyRepository(db), systemClock),
@@ -181,7 +200,11 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const known = error instanceof UsageError || error instanceof InvalidOptionError || (error as { code?: string }).code;
+  const known =
+    error instanceof UsageError ||
+    error instanceof InvalidOptionError ||
+    error instanceof MissingDatabaseError ||
+    (error as { code?: string }).code;
   process.stderr.write(`pigeonhole-sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
   if (error instanceof UsageError || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     process.stderr.write(`\n${USAGE}`);

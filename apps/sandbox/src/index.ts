@@ -1,3 +1,6 @@
+// First: refuses an unsupported Node before any module below loads the native SQLite binding.
+import "./runtime-check.ts";
+
 export type { LogFields, SandboxLogger } from "./logger.ts";
 export type { SandboxLimits, SandboxOptions } from "./options.ts";
 export {
@@ -7,5 +10,6 @@ export {
   DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
   InvalidOptionError,
 } from "./options.ts";
+export { UnsupportedNodeError } from "./runtime-check.ts";
 export type { Sandbox, SandboxService } from "./sandbox.ts";
 export { startSandbox } from "./sandbox.ts";

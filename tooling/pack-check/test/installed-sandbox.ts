@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { delimiter, dirname, join } from "node:path";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 
 export interface ServiceAddress {
@@ -34,18 +34,17 @@ async function stopProcess(child: ChildProcess, graceMs: number): Promise<void> 
 
 /**
  * Starts the sandbox a project installed, through the `pigeonhole-sandbox` bin the package manager linked into its
- * `node_modules/.bin`, on the Node running this test (the sandbox needs Node 22.12 or later), and resolves once it
- * has printed where both services listen.
+ * `node_modules/.bin`, and resolves once it has printed where both services listen. The bin runs the `node` first
+ * on the PATH of `env` (the whole environment of the process).
  */
 export async function startInstalledSandbox(
   projectDir: string,
   args: string[],
-  { env = {}, timeoutMs = 20_000 }: { env?: Record<string, string>; timeoutMs?: number } = {},
+  { env, timeoutMs = 20_000 }: { env: Record<string, string>; timeoutMs?: number },
 ): Promise<InstalledSandbox> {
   const child = spawn(join(projectDir, "node_modules", ".bin", "pigeonhole-sandbox"), args, {
     cwd: projectDir,
-    // The bin runs `node` from PATH: this process's Node comes first.
-    env: { ...process.env, ...env, PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ""}` },
+    env,
     stdio: ["ignore", "pipe", "pipe"],
   });
   // A test runner that dies must not leave the sandbox running.

@@ -6,13 +6,14 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshEnv } from "./fresh-env.ts";
 import { type InstalledSandbox, startInstalledSandbox } from "./installed-sandbox.ts";
-import { runCommand } from "./run-command.ts";
+import { runCommand, runToExit } from "./run-command.ts";
 import { checkedPackageNames, type WorkspacePackage, workspacePackages } from "./workspace.ts";
 
 const require = createRequire(import.meta.url);
@@ -25,7 +26,7 @@ const CHECKED = await checkedPackageNames(new URL("../package.json", import.meta
 const CLIENT_RUNTIMES = ["@pigeonhole/client-core", "@pigeonhole/inbox", "@pigeonhole/forum"];
 
 /**
- * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 22.12 for the sandbox, a
+ * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 22.14 for the sandbox, a
  * Node program and library with the same export shape) loads them with `require()` too, which the last test proves.
  */
 const CJS_ONLY = new Set(["node10", "node16-cjs"]);
@@ -43,6 +44,13 @@ const OLDEST_NODE = ["/usr/bin/node", "/usr/local/bin/node"].find((candidate) =>
     return false;
   }
 });
+
+/**
+ * The environment of a command in the fresh project: a user's (see {@link freshEnv}), with `node` first on PATH
+ * (what the sandbox's bin and any child process run) and `extra` variables.
+ */
+const projectEnv = (node: string, extra: Record<string, string> = {}) =>
+  freshEnv({ ...extra, PATH: `${dirname(node)}${delimiter}${freshEnv().PATH}` });
 
 /** The development keys the installed sandbox registers from the environment, and the clients read from it. */
 const DEV_KEYS = { PIGEONHOLE_INBOX_API_KEY: "pack-check-inbox-key", PIGEONHOLE_FORUM_API_KEY: "pack-check-forum-key" };
@@ -127,7 +135,10 @@ describe("installed from the tarballs into a fresh project", () => {
 
   /** Typechecks the consumer programs and emits them as JavaScript (for the Node without type stripping), once. */
   const compile = () => {
-    compiled ??= runCommand(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."], { cwd: projectDir });
+    compiled ??= runCommand(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."], {
+      cwd: projectDir,
+      env: projectEnv(process.execPath),
+    });
     return compiled;
   };
 
@@ -143,7 +154,7 @@ describe("installed from the tarballs into a fresh project", () => {
       PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
       PACK_CHECK_LABEL: label,
     };
-    return JSON.parse(await runCommand(node, [program], { cwd: projectDir, env }));
+    return JSON.parse(await runCommand(node, [program], { cwd: projectDir, env: projectEnv(node, env) }));
   };
 
   /** What the client program prints, run as `label` on `node`. */
@@ -187,19 +198,45 @@ describe("installed from the tarballs into a fresh project", () => {
     for (const name of await readdir(consumerDir)) {
       await copyFile(join(consumerDir, name), join(projectDir, name));
     }
-    // Offline: everything the tarballs need is already in pnpm's store, from installing this workspace.
-    await runCommand("pnpm", ["install", "--offline", "--ignore-workspace", "--config.confirmModulesPurge=false"], {
-      cwd: projectDir,
-    });
+    // From the registry, as a user installs: the workspace's store only saves downloading what it already holds,
+    // and metadata a cache lacks is fetched, so the check never depends on what a cache happens to hold.
+    const storeDir = (await runCommand("pnpm", ["store", "path"], { cwd: packageDir })).trim();
+    await runCommand(
+      "pnpm",
+      [
+        "install",
+        "--prefer-offline",
+        "--ignore-workspace",
+        "--store-dir",
+        storeDir,
+        "--config.confirmModulesPurge=false",
+        "--reporter=append-only",
+      ],
+      { cwd: projectDir, env: freshEnv(), timeoutMs: 300_000 },
+    );
     sandbox = await startInstalledSandbox(
       projectDir,
       ["--memory", "--inbox-port", "0", "--forum-port", "0", "--allow-private-webhooks", "--quiet"],
-      { env: DEV_KEYS },
+      { env: projectEnv(process.execPath, DEV_KEYS) },
     );
   });
 
   afterAll(async () => {
     await sandbox?.stop();
+  });
+
+  it("runs its commands with a user's environment: nothing from the workspace's package manager", async () => {
+    const seen = JSON.parse(
+      await runCommand(process.execPath, ["-e", "console.log(JSON.stringify(process.env))"], {
+        cwd: projectDir,
+        env: projectEnv(process.execPath),
+      }),
+    ) as Record<string, string>;
+    const leaked = Object.keys(seen).filter((name) => /^(npm_|pnpm_|INIT_CWD$|NODE_PATH$|NODE_OPTIONS$)/i.test(name));
+    expect(leaked).toEqual([]);
+    const path = (seen.PATH ?? "").split(delimiter);
+    expect(path.filter((entry) => entry.endsWith(join("node_modules", ".bin")) || !entry.startsWith("/"))).toEqual([]);
+    expect(path[0]).toBe(dirname(process.execPath));
   });
 
   it("starts the sandbox through its bin, with the development keys from the environment", () => {
@@ -227,8 +264,10 @@ describe("installed from the tarballs into a fresh project", () => {
   });
 
   it("starts the sandbox as a library, in process", async () => {
-    const unset = { PIGEONHOLE_INBOX_API_KEY: undefined, PIGEONHOLE_FORUM_API_KEY: undefined };
-    const output = await runCommand(process.execPath, ["sandbox-api.ts"], { cwd: projectDir, env: unset });
+    const output = await runCommand(process.execPath, ["sandbox-api.ts"], {
+      cwd: projectDir,
+      env: projectEnv(process.execPath),
+    });
     expect(JSON.parse(output)).toEqual({
       health: [{ status: "ok" }, { status: "ok" }],
       devKey: true,
@@ -237,14 +276,47 @@ describe("installed from the tarballs into a fresh project", () => {
     });
   });
 
+  it.runIf(OLDEST_NODE)("refuses Node 20 from the bin and from an import, naming the Node it needs", async () => {
+    const node = OLDEST_NODE ?? "";
+    const options = { cwd: projectDir, env: projectEnv(node), timeoutMs: 20_000 };
+    const { engines } = JSON.parse(
+      await readFile(join(projectDir, "node_modules", "@pigeonhole", "sandbox", "package.json"), "utf8"),
+    ) as { engines: { node: string } };
+    const bin = await runToExit(
+      join(projectDir, "node_modules", ".bin", "pigeonhole-sandbox"),
+      ["--memory", "--inbox-port", "0", "--forum-port", "0"],
+      options,
+    );
+    const library = await runToExit(
+      node,
+      [
+        "--input-type=module",
+        "-e",
+        'import { startSandbox } from "@pigeonhole/sandbox"; await startSandbox({ database: ":memory:", inboxPort: 0, forumPort: 0 });',
+      ],
+      options,
+    );
+    for (const exit of [bin, library]) {
+      // Not a crash (a segmentation fault is signal SIGSEGV, exit status 139 in a shell): a refusal that says why.
+      expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 1, signal: null });
+      expect(exit.stderr).toContain(`@pigeonhole/sandbox needs Node.js ${engines.node}, but this is Node.js 20.`);
+    }
+  });
+
   it("can be required from CommonJS", async () => {
     const script = (names: string[]) =>
       `console.log(JSON.stringify(${JSON.stringify(names)}.map((name) => Object.keys(require(name)).length > 0)))`;
     const runtimes = [...CLIENT_RUNTIMES, "@pigeonhole/sandbox"];
-    const current = await runCommand(process.execPath, ["-e", script(runtimes)], { cwd: projectDir });
+    const current = await runCommand(process.execPath, ["-e", script(runtimes)], {
+      cwd: projectDir,
+      env: projectEnv(process.execPath),
+    });
     expect(JSON.parse(current)).toEqual(runtimes.map(() => true));
     if (OLDEST_NODE) {
-      const oldest = await runCommand(OLDEST_NODE, ["-e", script(CLIENT_RUNTIMES)], { cwd: projectDir });
+      const oldest = await runCommand(OLDEST_NODE, ["-e", script(CLIENT_RUNTIMES)], {
+        cwd: projectDir,
+        env: projectEnv(OLDEST_NODE),
+      });
       expect(JSON.parse(oldest)).toEqual(CLIENT_RUNTIMES.map(() => true));
     }
   });

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The tests use real programs from Debian's packages: Chromium for the browser tests (playwright-core never downloads
+# a browser) and curl for the docs' curl examples. Installs whichever is missing, and with CI=true all of them even
+# when present, so that CI proves each install step works on a machine that lacks the tool.
+set -euo pipefail
+
+# command to look for, then the Debian package that provides it
+tools=(
+  "${CHROMIUM_PATH:-/usr/bin/chromium}" chromium
+  curl curl
+)
+
+wanted=()
+for ((i = 0; i < ${#tools[@]}; i += 2)); do
+  if [ "${CI:-}" = "true" ] || ! command -v "${tools[i]}" >/dev/null 2>&1; then
+    wanted+=("${tools[i + 1]}")
+  fi
+done
+if [ ${#wanted[@]} -eq 0 ]; then
+  exit 0
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "Missing ${wanted[*]} and no apt-get to install them: install them (for Chromium or Chrome elsewhere, set CHROMIUM_PATH)." >&2
+  exit 1
+fi
+echo "› installing ${wanted[*]} from Debian's packages"
+sudo=""
+if [ "$(id -u)" != "0" ]; then
+  sudo="sudo"
+fi
+started=$SECONDS
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${wanted[@]}" >/dev/null
+echo "› ${wanted[*]} installed in $((SECONDS - started)) s"
