@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { type MailErrorResponse, mailError, mailErrors } from "../test/two-services.js";
 import { type ClientOptions, createApiClient, type ServiceDefinition } from "./client.js";
-import { APIConnectionTimeoutError, APIUserAbortError, NotFoundError, PigeonholeError } from "./errors.js";
+import { APIConnectionTimeoutError, APIUserAbortError, PigeonholeError } from "./errors.js";
 import { type OffsetPage, offsetCursor, type TokenPage, tokenCursor } from "./list-pages.js";
 import type { Logger } from "./logger.js";
 
@@ -8,9 +9,7 @@ import type { Logger } from "./logger.js";
 interface Thing {
   id: string;
 }
-interface ErrorBody {
-  message: string;
-}
+type ErrorBody = MailErrorResponse;
 type Json<T> = { content: { "application/json": T } };
 interface paths {
   "/v1/things": {
@@ -44,6 +43,7 @@ const tokenService: ServiceDefinition<TokenPage> = {
   defaultBaseUrl: "http://127.0.0.1:4999",
   idempotencyHeader: "Idempotency-Key",
   pageCursor: tokenCursor,
+  errors: mailErrors,
 };
 const offsetService: ServiceDefinition<OffsetPage> = { ...tokenService, pageCursor: offsetCursor };
 
@@ -160,7 +160,7 @@ describe("call styles", () => {
   const thing = { id: "t1" };
   const answer = (request: Request) =>
     request.url.endsWith("/missing")
-      ? Response.json({ message: "No such thing" }, { status: 404, headers: { "x-request-id": "req_404" } })
+      ? Response.json(mailError("NOT_FOUND", "No such thing"), { status: 404, headers: { "x-request-id": "req_404" } })
       : Response.json(thing, { status: request.method === "POST" ? 201 : 200 });
 
   it("result style returns data or error without throwing", async () => {
@@ -171,7 +171,7 @@ describe("call styles", () => {
     expect(found.error).toBeUndefined();
     const missing = await client.GET("/v1/things/{id}", { params: { path: { id: "missing" } } });
     expect(missing.data).toBeUndefined();
-    expect(missing.error).toEqual({ message: "No such thing" });
+    expect(missing.error).toEqual(mailError("NOT_FOUND", "No such thing"));
     expect(missing.response.status).toBe(404);
   });
 
@@ -180,9 +180,9 @@ describe("call styles", () => {
     const client = tokenClient({ apiKey: "k", fetch });
     await expect(client.post("/v1/things", { body: { name: "x" } })).resolves.toEqual(thing);
     const error = await client.get("/v1/things/{id}", { params: { path: { id: "missing" } } }).catch((e) => e);
-    expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ status: 404, requestId: "req_404", body: { message: "No such thing" } });
-    expect(error.message).toBe("404 No such thing (request req_404)");
+    expect(error).toBeInstanceOf(mailErrors.NotFoundError);
+    expect(error).toMatchObject({ status: 404, requestId: "req_404", body: mailError("NOT_FOUND", "No such thing") });
+    expect(error.message).toBe("404 NOT_FOUND: No such thing (request req_404)");
   });
 
   it("passes per-call options from either style to the transport", async () => {

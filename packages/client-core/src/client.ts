@@ -26,7 +26,7 @@ import type {
 } from "./path-types.js";
 import { pendingRequestConstructor } from "./pending-request.js";
 import { createTransport, type Fetch, type RequestOptions } from "./transport.js";
-import { unwrap } from "./unwrap.js";
+import { type ErrorFromResponse, unwrap } from "./unwrap.js";
 
 /** Options of `createInboxClient` / `createForumClient`; every one has a default. */
 export interface ClientOptions {
@@ -48,7 +48,7 @@ export interface ClientOptions {
   logLevel?: LogLevel | undefined;
 }
 
-/** How one service differs: its environment, its address, its paging style and its idempotency header. */
+/** How one service differs: its environment, its address, its paging style, its idempotency header and its errors. */
 export interface ServiceDefinition<TPage> {
   /** Name of the factory function, quoted in configuration errors. */
   factory: string;
@@ -58,6 +58,8 @@ export interface ServiceDefinition<TPage> {
   /** The header the service deduplicates writes by, if it has one. */
   idempotencyHeader?: string;
   pageCursor: PageCursor<TPage>;
+  /** The service's error classes (from `defineServiceErrors`); the throwing style throws what `fromResponse` builds. */
+  errors: { fromResponse: ErrorFromResponse };
 }
 
 /** Result style: openapi-fetch's method, unchanged; resolves to `{ data, error, response }` and never throws for HTTP errors. */
@@ -70,8 +72,8 @@ export type ResultMethod<Paths extends object, M extends HttpMethod, Options> = 
 ) => Promise<FetchResponse<OperationOf<Paths[P], M>, Init, MediaType>>;
 
 /**
- * Throwing style: resolves to the JSON body of the success response, or throws the `APIError` subclass of the
- * status. The init is checked strictly (an unknown option is a type error), and bodies are always parsed as JSON.
+ * Throwing style: resolves to the JSON body of the success response, or throws the service's `APIError` subclass
+ * for the answer. The init is checked strictly (an unknown option is a type error), and bodies are always parsed as JSON.
  */
 export type DataMethod<Paths extends object, M extends HttpMethod, Options> = <P extends PathsWithMethod<Paths, M>>(
   path: P,
@@ -163,6 +165,7 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     }),
   });
   const loose = http as unknown as Record<Uppercase<ClientMethod>, LooseMethod>;
+  const toError = service.errors.fromResponse;
 
   /**
    * A call with its own middleware or its own `fetch` gets a real Request. openapi-fetch builds the request
@@ -202,6 +205,7 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
               ...init,
               params: { ...init.params, query: cursor === undefined ? query : { ...query, [param]: cursor } },
             }),
+            toError,
           ),
         items: pageItems,
         next: next as (page: unknown) => string | number | null,
@@ -210,7 +214,7 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
   };
   for (const [name, method] of Object.entries(METHODS)) {
     client[method] = (path: string, init?: LooseInit) => send(method, path, init);
-    client[name] = (path: string, init?: LooseInit) => unwrap(send(method, path, init));
+    client[name] = (path: string, init?: LooseInit) => unwrap(send(method, path, init), toError);
   }
   return client as ApiClient<Paths, TPage, Options>;
 }

@@ -8,20 +8,15 @@ export {
   type ServiceDefinition,
 } from "./client.js";
 export { readEnv } from "./env.js";
+export type { ErrorSummary } from "./error-message.js";
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  type APIErrorInit,
   APIUserAbortError,
-  AuthenticationError,
-  BadRequestError,
-  ConflictError,
   type ErrorClass,
-  InternalServerError,
-  NotFoundError,
-  PayloadTooLargeError,
   PigeonholeError,
-  RateLimitError,
 } from "./errors.js";
 export {
   type OffsetPage,
@@ -46,6 +41,14 @@ export type {
 } from "./path-types.js";
 export { isRetryableStatus, parseRetryAfterMs, type RetryDelayOptions, retryDelay, shouldRetry } from "./retry.js";
 export {
+  defineServiceErrors,
+  type EnvelopeAPIError,
+  type ServiceAPIError,
+  type ServiceErrors,
+  type ServiceErrorsDefinition,
+  type ServiceRateLimitError,
+} from "./service-errors.js";
+export {
   createTransport,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
@@ -55,4 +58,4 @@ export {
   type Transport,
   type TransportOptions,
 } from "./transport.js";
-export { type FetchResult, unwrap } from "./unwrap.js";
+export { type ErrorFromResponse, type FetchResult, unwrap } from "./unwrap.js";

@@ -1,13 +1,20 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   APIError,
+  AuthenticationError,
+  BadRequestError,
   type Comment,
+  ConflictError,
   createForumClient,
   type ErrorResponse,
+  InternalServerError,
   type ListPostsResponse,
   NotFoundError,
+  PayloadTooLargeError,
+  type PigeonholeError,
   type Post,
   type PostResponse,
+  RateLimitError,
   type VoteResponse,
 } from "./index.js";
 
@@ -78,13 +85,43 @@ describe("per-call options", () => {
 });
 
 describe("errors", () => {
-  it("narrows to the forum envelope with instanceof", () => {
+  it("narrows body to the forum envelope where the class guarantees it", () => {
     const error: unknown = undefined;
     if (error instanceof NotFoundError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse>();
+      expectTypeOf(error.service).toEqualTypeOf<"forum">();
+      expectTypeOf(error.status).toEqualTypeOf<number>();
+      expectTypeOf(error.requestId).toEqualTypeOf<string | null>();
+    }
+    if (error instanceof BadRequestError || error instanceof AuthenticationError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse>();
+    }
+    if (error instanceof ConflictError || error instanceof PayloadTooLargeError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse>();
+    }
+  });
+
+  it("narrows body to the forum envelope or undefined where a proxy may have answered", () => {
+    const error: unknown = undefined;
+    if (error instanceof RateLimitError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
+      expectTypeOf(error.retryAfter).toEqualTypeOf<number | null>();
+    }
+    if (error instanceof InternalServerError) {
       expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
     }
     if (error instanceof APIError) {
       expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
+      expectTypeOf(error.rawBody).toEqualTypeOf<unknown>();
+      expectTypeOf(error.code).toEqualTypeOf<string | undefined>();
+      expectTypeOf(error.service).toEqualTypeOf<"forum">();
     }
+  });
+
+  it("makes every class an APIError and a PigeonholeError", () => {
+    expectTypeOf<NotFoundError>().toExtend<APIError>();
+    expectTypeOf<RateLimitError>().toExtend<APIError>();
+    expectTypeOf<InternalServerError>().toExtend<APIError>();
+    expectTypeOf<APIError>().toExtend<PigeonholeError>();
   });
 });

@@ -7,6 +7,7 @@ import {
   type RequestOptions,
 } from "@pigeonhole/client-core";
 import type { paths } from "@pigeonhole/forum-types";
+import { forumErrors } from "./errors.js";
 
 /** Options of `createForumClient`; every one has a default. */
 export type ForumClientOptions = ClientOptions;
@@ -20,7 +21,8 @@ export type ForumRequestOptions = Omit<RequestOptions, "idempotencyKey">;
 /**
  * The Forum API client. Every operation of the spec is callable in two styles:
  * `forum.GET(path, init)` resolves to openapi-fetch's `{ data, error, response }`, and `forum.get(path, init)`
- * resolves to the data or throws an `APIError` subclass. `forum.paginate(path, init)` walks a list across pages.
+ * resolves to the data or throws one of this package's `APIError` classes. `forum.paginate(path, init)` walks a
+ * list across pages.
  */
 export type ForumClient = ApiClient<paths, OffsetPage, ForumRequestOptions>;
 
@@ -30,6 +32,7 @@ const forumService = {
   baseUrlEnv: "PIGEONHOLE_FORUM_BASE_URL",
   defaultBaseUrl: "http://127.0.0.1:4020",
   pageCursor: offsetCursor,
+  errors: forumErrors,
 };
 
 /**

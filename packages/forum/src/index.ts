@@ -15,6 +15,7 @@ export {
   BadRequestError,
   ConflictError,
   InternalServerError,
+  isForumErrorResponse,
   NotFoundError,
   PayloadTooLargeError,
   PigeonholeError,

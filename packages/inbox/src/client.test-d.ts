@@ -1,14 +1,20 @@
 import { describe, expectTypeOf, it } from "vitest";
 import {
   APIError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
   createInboxClient,
   type ErrorResponse,
   type Inbox,
+  InternalServerError,
   type ListInboxesResponse,
   type Message,
   type MessageItem,
   NotFoundError,
   type Paginator,
+  PayloadTooLargeError,
+  type PigeonholeError,
   RateLimitError,
   type SendMessageResponse,
   type ThreadItem,
@@ -165,20 +171,44 @@ describe("paginate", () => {
 });
 
 describe("errors", () => {
-  it("narrows to the inbox envelope with instanceof", () => {
+  it("narrows body to the inbox envelope where the class guarantees it", () => {
     const error: unknown = undefined;
     if (error instanceof NotFoundError) {
-      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse>();
+      expectTypeOf(error.service).toEqualTypeOf<"inbox">();
       expectTypeOf(error.status).toEqualTypeOf<number>();
       expectTypeOf(error.requestId).toEqualTypeOf<string | null>();
     }
+    if (error instanceof BadRequestError || error instanceof AuthenticationError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse>();
+    }
+    if (error instanceof ConflictError || error instanceof PayloadTooLargeError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse>();
+    }
+  });
+
+  it("narrows body to the inbox envelope or undefined where a proxy may have answered", () => {
+    const error: unknown = undefined;
     if (error instanceof RateLimitError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
       expectTypeOf(error.retryAfter).toEqualTypeOf<number | null>();
+    }
+    if (error instanceof InternalServerError) {
+      expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
     }
     if (error instanceof APIError) {
       expectTypeOf(error.body).toEqualTypeOf<ErrorResponse | undefined>();
+      expectTypeOf(error.rawBody).toEqualTypeOf<unknown>();
       expectTypeOf(error.code).toEqualTypeOf<string | undefined>();
+      expectTypeOf(error.service).toEqualTypeOf<"inbox">();
     }
+  });
+
+  it("makes every class an APIError and a PigeonholeError", () => {
+    expectTypeOf<NotFoundError>().toExtend<APIError>();
+    expectTypeOf<RateLimitError>().toExtend<APIError>();
+    expectTypeOf<InternalServerError>().toExtend<APIError>();
+    expectTypeOf<APIError>().toExtend<PigeonholeError>();
   });
 });
 

@@ -7,6 +7,7 @@ import {
   tokenCursor,
 } from "@pigeonhole/client-core";
 import type { paths } from "@pigeonhole/inbox-types";
+import { inboxErrors } from "./errors.js";
 
 /** Options of `createInboxClient`; every one has a default. */
 export type InboxClientOptions = ClientOptions;
@@ -14,7 +15,8 @@ export type InboxClientOptions = ClientOptions;
 /**
  * The Inbox API client. Every operation of the spec is callable in two styles:
  * `inbox.GET(path, init)` resolves to openapi-fetch's `{ data, error, response }`, and `inbox.get(path, init)`
- * resolves to the data or throws an `APIError` subclass. `inbox.paginate(path, init)` walks a list across pages.
+ * resolves to the data or throws one of this package's `APIError` classes. `inbox.paginate(path, init)` walks a
+ * list across pages.
  */
 export type InboxClient = ApiClient<paths, TokenPage, RequestOptions>;
 
@@ -25,6 +27,7 @@ const inboxService = {
   defaultBaseUrl: "http://127.0.0.1:4010",
   idempotencyHeader: "Idempotency-Key",
   pageCursor: tokenCursor,
+  errors: inboxErrors,
 };
 
 /**

@@ -10,6 +10,7 @@ export {
   BadRequestError,
   ConflictError,
   InternalServerError,
+  isInboxErrorResponse,
   NotFoundError,
   PayloadTooLargeError,
   PigeonholeError,

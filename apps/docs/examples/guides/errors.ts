@@ -19,19 +19,24 @@ try {
   });
 } catch (error) {
   if (error instanceof BadRequestError) {
-    // error.body is the service's envelope: { error: { type, message,
-    // details: { field, code } } }
-    console.log(error.status, error.message, error.requestId);
+    // A 400 in the Inbox API's envelope: error.body is its
+    // ErrorResponse, always there, so no `?.` is needed.
+    const { field, code } = error.body.error.details;
+    console.log(error.status, field, code, error.requestId);
   } else if (error instanceof NotFoundError) {
     console.log("no such inbox for this key");
   } else if (error instanceof AuthenticationError) {
     console.log("check PIGEONHOLE_INBOX_API_KEY");
   } else if (error instanceof RateLimitError) {
+    // A 429 may come from a proxy, without the envelope: here
+    // error.body is the ErrorResponse or undefined.
     console.log(
       `slow down, retry in ${error.retryAfter ?? "a few"} seconds`,
+      error.body?.error.details.code,
     );
   } else if (error instanceof APIError) {
-    console.log(`HTTP ${error.status}`);
+    // Any other answer; rawBody is the body as it came.
+    console.log(`HTTP ${error.status}`, error.rawBody);
   } else if (error instanceof APIConnectionError) {
     console.log("no answer from the service (network or timeout)");
   } else {
