@@ -1,0 +1,150 @@
+import type { ObservedResponse } from "../testing/response-validator.ts";
+import type { Failure, FailureKind } from "./fuzz-report.ts";
+import type { SentRequest } from "./sent-request.ts";
+import { describeExchange } from "./sent-request.ts";
+
+/** An HTTP answer as received. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body; undefined when there is none. */
+  body: unknown;
+}
+
+export interface AnswerJudges {
+  /** The spec's response check: documented status, body and headers (empty when the answer conforms). */
+  conformance(observed: ObservedResponse): string[];
+  /** Whether a body is the service's error envelope. */
+  isEnvelope(body: unknown): boolean;
+  /** Text that only another tenant's data contains. */
+  secret: string;
+}
+
+export interface Verdict {
+  failures: Failure[];
+  /**
+   * The request names a missing resource and is otherwise valid, yet was not answered 404: the same request from a
+   * tenant with no data tells whether the answer came from the request alone or from what the caller holds.
+   */
+  askEmptyTenant: boolean;
+}
+
+const isSuccess = (status: number) => status >= 200 && status < 300;
+const allowedMethods = (header: string | null) =>
+  (header ?? "")
+    .split(",")
+    .map((method) => method.trim().toUpperCase())
+    .filter(Boolean)
+    .sort();
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every check that one answer alone can settle. */
+export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJudges): Verdict {
+  const failures: Failure[] = [];
+  const fail = (kind: FailureKind, detail: string) =>
+    failures.push({ kind, detail, reproduction: describeExchange(sent, answer.status, answer.text) });
+  const { status } = answer;
+  const methodSupported = sent.operation.pathMethods.includes(sent.method);
+
+  if (status >= 500) {
+    fail("serverError", `${sent.operation.operationId} answered ${status}`);
+  }
+  if (answer.text !== "" && !parsesAsJson(answer.text)) {
+    fail("notJson", `${sent.operation.operationId} answered ${status} with a body that is not JSON`);
+  }
+  if (answer.text.includes(judges.secret)) {
+    fail("leak", `${sent.operation.operationId} answered with another tenant's data`);
+  }
+
+  if (sent.credentials !== "own") {
+    if (status !== 401) {
+      fail(
+        "unauthenticated",
+        `a request with ${sent.credentials === "none" ? "no" : "an unknown"} key answered ${status}`,
+      );
+    }
+  } else if (!methodSupported && sent.routed) {
+    const allow = allowedMethods(answer.headers.get("allow"));
+    const expected = [...sent.operation.pathMethods].sort();
+    if (status !== 405 || allow.join() !== expected.join()) {
+      fail(
+        "methodNot405",
+        `${sent.method} ${sent.operation.path} answered ${status} with Allow '${allow.join(", ")}'; expected 405 with Allow '${expected.join(", ")}'`,
+      );
+    }
+  }
+
+  const documented = sent.routed && sent.method === sent.operation.method;
+  if (!documented && status >= 400 && !judges.isEnvelope(answer.body)) {
+    fail("outsideEnvelope", `${sent.method} ${sent.url.pathname} answered ${status} outside the envelope`);
+  }
+  if (documented) {
+    const violations = judges.conformance({
+      method: sent.method,
+      specPath: sent.operation.path,
+      status,
+      headers: answer.headers,
+      body: answer.body,
+    });
+    if (violations.length > 0) {
+      fail("undocumented", violations.join("; "));
+    }
+  }
+
+  if (typeof sent.invalidReason === "string" && isSuccess(status)) {
+    fail("invalidAccepted", `the spec refuses it (${sent.invalidReason}) but it answered ${status}`);
+  }
+
+  const namesMissing = sent.credentials === "own" && sent.invalidReason === null && sent.missing.length > 0;
+  if (namesMissing && isSuccess(status)) {
+    fail("missingFound", `${sent.missing.join(", ")} answered ${status}`);
+  }
+
+  checkOffsetEcho(sent, answer, fail);
+  checkListCounts(sent, answer, fail);
+  return { failures, askEmptyTenant: namesMissing && !isSuccess(status) && status !== 404 && status < 500 };
+}
+
+/** The next offset must be exactly the offset sent plus the count: digits past 2^53 must survive. */
+function checkOffsetEcho(sent: SentRequest, answer: Answer, fail: (kind: FailureKind, detail: string) => void) {
+  const offsets = sent.url.searchParams.getAll("offset");
+  const offset = offsets[0];
+  if (!isSuccess(answer.status) || offsets.length !== 1 || offset === undefined || !/^\d+$/.test(offset)) {
+    return;
+  }
+  const next = /"next_offset"\s*:\s*(-?\d+)/.exec(answer.text)?.[1];
+  const count = /"count"\s*:\s*(\d+)/.exec(answer.text)?.[1];
+  if (next !== undefined && count !== undefined && BigInt(next) !== BigInt(offset) + BigInt(count)) {
+    fail("precisionLost", `offset ${offset} and count ${count} answered next_offset ${next}`);
+  }
+}
+
+/** A page's `count` is the number of its items, and a page never holds more items than the `limit` asked for. */
+function checkListCounts(sent: SentRequest, answer: Answer, fail: (kind: FailureKind, detail: string) => void) {
+  const { body } = answer;
+  if (!isSuccess(answer.status) || body === null || typeof body !== "object" || !("count" in body)) {
+    return;
+  }
+  const lists = Object.values(body).filter(Array.isArray);
+  const items = lists[0]?.length;
+  if (lists.length !== 1 || items === undefined) {
+    return;
+  }
+  if (body.count !== items) {
+    fail("listMismatch", `count ${String(body.count)} with ${items} items`);
+  }
+  const limits = sent.url.searchParams.getAll("limit");
+  const limit = limits.length === 1 && /^\d+$/.test(limits[0] ?? "") ? Number(limits[0]) : undefined;
+  if (limit !== undefined && items > limit) {
+    fail("listMismatch", `${items} items for limit ${limit}`);
+  }
+}

@@ -1,0 +1,95 @@
+import type { JsonSchema, OpenApiDocument, ParameterObject, ServiceSpecName } from "../spec/spec-bundle.ts";
+import { HTTP_METHODS, loadSpecBundle, resolveParameter } from "../spec/spec-bundle.ts";
+
+/** How a resource made by a create operation is found again. */
+export type ReadBack =
+  /** `GET {path}` with `parameter` taken from the created resource. */
+  | { kind: "item"; path: string; parameter: string }
+  /** The resource appears in the list at `GET {path}` (same path as the create). */
+  | { kind: "list"; path: string };
+
+/** One operation of a bundled spec, as the fuzzer drives it. */
+export interface FuzzOperation {
+  service: ServiceSpecName;
+  operationId: string;
+  /** Upper-case HTTP method. */
+  method: string;
+  /** The spec's path template, such as `/v0/inboxes/{inbox_id}`. */
+  path: string;
+  pathParameters: ParameterObject[];
+  queryParameters: ParameterObject[];
+  headerParameters: ParameterObject[];
+  body: { schema: JsonSchema; required: boolean } | null;
+  /** Every method the spec gives this path, upper case. */
+  pathMethods: string[];
+  /** Set when a 2xx answer means a resource was created that must then be readable. */
+  readBack: ReadBack | null;
+}
+
+export interface ServiceModel {
+  service: ServiceSpecName;
+  document: OpenApiDocument;
+  operations: FuzzOperation[];
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A path template as a pattern over URL paths; a parameter is one non-empty segment. */
+export const templatePattern = (template: string): RegExp =>
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map(escapeRegExp)
+      .join("[^/]+")}$`,
+  );
+
+/**
+ * Reads every operation of a service's bundled spec. Create operations are recognised from the spec's shape alone:
+ * a POST whose path also has a GET (a list), or whose path followed by one `{parameter}` has a GET (the item).
+ */
+export function loadServiceModel(service: ServiceSpecName): ServiceModel {
+  const document = loadSpecBundle(service);
+  const getPaths = Object.entries(document.paths)
+    .filter(([, item]) => item.get)
+    .map(([path]) => path);
+  const operations: FuzzOperation[] = [];
+  for (const [path, item] of Object.entries(document.paths)) {
+    const pathMethods = HTTP_METHODS.filter((method) => item[method]).map((method) => method.toUpperCase());
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!operation) {
+        continue;
+      }
+      const byKey = new Map<string, ParameterObject>();
+      for (const entry of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
+        const parameter = resolveParameter(document, entry);
+        byKey.set(`${parameter.in}:${parameter.name}`, parameter);
+      }
+      const parameters = [...byKey.values()];
+      const jsonBody = operation.requestBody?.content["application/json"];
+      operations.push({
+        service,
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path,
+        pathParameters: parameters.filter((p) => p.in === "path"),
+        queryParameters: parameters.filter((p) => p.in === "query"),
+        headerParameters: parameters.filter((p) => p.in === "header"),
+        body: jsonBody ? { schema: jsonBody.schema, required: operation.requestBody?.required ?? false } : null,
+        pathMethods,
+        readBack: method === "post" ? readBackOf(path, getPaths) : null,
+      });
+    }
+  }
+  return { service, document, operations };
+}
+
+function readBackOf(path: string, getPaths: string[]): ReadBack | null {
+  for (const candidate of getPaths) {
+    const parameter = /^\{([^}]+)\}$/.exec(candidate.slice(path.length + 1))?.[1];
+    if (candidate.startsWith(`${path}/`) && parameter) {
+      return { kind: "item", path: candidate, parameter };
+    }
+  }
+  return getPaths.includes(path) ? { kind: "list", path } : null;
+}
