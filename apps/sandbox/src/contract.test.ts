@@ -168,6 +168,11 @@ describe("inbox contract", () => {
     await (await exhaustedInbox()).GET("/v0/webhooks/{webhook_id}", hookPath);
     expectData(await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url, enabled: false } }));
     await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { enabled: true } as never });
+    expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook-2" } }));
+    await c.PUT("/v0/webhooks/{webhook_id}", {
+      ...hookPath,
+      body: { url: receiver.url, client_id: "contract-hook-2" },
+    });
     await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: `https://x.example.com/${TOO_BIG_INBOX}` } });
     await stranger.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url } });
     await unauthorized.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url } });

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   AddressList,
+  EmailAddress,
   ErrorResponse,
   ErrorType,
   EventType,
@@ -116,6 +117,12 @@ describe("webhooks", () => {
     expectTypeOf<Webhook["inbox_ids"]>().toEqualTypeOf<string[] | null>();
   });
 
+  it("name inboxes by address, one string type for every address field", () => {
+    expectTypeOf<EmailAddress>().toEqualTypeOf<string>();
+    expectTypeOf<Inbox["inbox_id"]>().toEqualTypeOf<EmailAddress>();
+    expectTypeOf<NonNullable<Webhook["inbox_ids"]>[number]>().toEqualTypeOf<EmailAddress>();
+  });
+
   it("accept only known event types", () => {
     expectTypeOf<"message.received">().toExtend<EventType>();
     expectTypeOf<"message.sent">().toExtend<EventType>();
@@ -148,7 +155,7 @@ describe("errors", () => {
     }>();
   });
 
-  it("have the decided error types, and no others", () => {
+  it("have the decided error types and no others", () => {
     expectTypeOf<ErrorType>().toEqualTypeOf<
       | "validation_error"
       | "authentication_error"
@@ -163,6 +170,7 @@ describe("errors", () => {
   it("are documented on every status an operation can answer", () => {
     expectTypeOf<JsonBody<operations["getInbox"], 404>>().toEqualTypeOf<ErrorResponse>();
     expectTypeOf<JsonBody<operations["sendMessage"], 409>>().toEqualTypeOf<ErrorResponse>();
+    expectTypeOf<JsonBody<operations["updateWebhook"], 409>>().toEqualTypeOf<ErrorResponse>();
     expectTypeOf<JsonBody<operations["listInboxes"], 429>>().toEqualTypeOf<ErrorResponse>();
     expectTypeOf<operations["listInboxes"]["responses"]>().not.toHaveProperty(404);
   });

@@ -1,16 +1,24 @@
 // Checks over every operation of `paths` in the bundle (`dist/openapi.json`; run `pnpm bundle` first): each is
-// documented, secured, and lists its error responses with the shared error envelope and headers.
+// documented, secured, and lists its error responses with the shared error envelope; the headers every response
+// carries are documented once, in the overview.
 
 import { isObject, type JsonObject, loadBundle, refOf } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
 
-const { obj, operationsOf, spec, str } = loadBundle(new URL("../dist/openapi.json", import.meta.url));
+const { arr, obj, operationsOf, spec, str } = loadBundle(new URL("../dist/openapi.json", import.meta.url));
 
 const operations = operationsOf(obj(spec, "paths"));
 const tagNames = (Array.isArray(spec.tags) ? spec.tags : []).map((tag) => str(tag, "name"));
 const ERROR_RESPONSE = "#/components/schemas/ErrorResponse";
 const EVERY_RESPONSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
-const CONFLICTS = ["createInbox", "sendMessage"];
+/** The one conflict each operation with a 409 can have. */
+const CONFLICTS: Record<string, string> = {
+  createInbox: "ADDRESS_TAKEN",
+  sendMessage: "IDEMPOTENCY_KEY_REUSED",
+  updateWebhook: "CLIENT_ID_TAKEN",
+};
+/** Headers a response may declare: only those particular to its status. */
+const STATUS_HEADERS: Record<string, string[]> = { "409": ["X-Should-Retry"], "429": ["Retry-After"] };
 const BODY_LIMITED = ["createInbox", "sendMessage", "createWebhook", "updateWebhook"];
 
 /** The statuses an operation must answer besides its success. */
@@ -19,7 +27,7 @@ function expectedErrors(path: string, operationId: string): string[] {
   if (path.includes("{")) {
     statuses.push("404");
   }
-  if (CONFLICTS.includes(operationId)) {
+  if (operationId in CONFLICTS) {
     statuses.push("409");
   }
   if (BODY_LIMITED.includes(operationId)) {
@@ -31,6 +39,34 @@ function expectedErrors(path: string, operationId: string): string[] {
 describe("the bundle", () => {
   it("has the 13 operations", () => {
     expect(operations).toHaveLength(13);
+  });
+
+  it("documents the headers every response carries once, in the overview's Response headers section", () => {
+    const overview = str(spec, "info", "description");
+    const section = overview.slice(overview.indexOf("## Response headers"));
+    expect(section.length).toBeLessThan(overview.length);
+    for (const header of EVERY_RESPONSE_HEADERS) {
+      expect(section).toContain(`| \`${header}\` |`);
+    }
+    expect(Object.keys(obj(spec, "components", "headers")).sort()).toEqual(["RetryAfter", "XShouldRetry"]);
+  });
+
+  it("explains every error code once, in the overview's Errors section, with its status and type", () => {
+    const overview = str(spec, "info", "description");
+    const section = overview.slice(overview.indexOf("## Errors"));
+    for (const code of arr(spec, "components", "schemas", "ErrorDetails", "properties", "code", "examples").map(
+      String,
+    )) {
+      expect(section).toMatch(new RegExp(`\\| \\d{3} \`[a-z_]+\` \\| \`${code}\` \\|`));
+    }
+  });
+
+  it("documents the 405 with Allow for a method a path does not have, and that unknown query parameters are ignored", () => {
+    const overview = str(spec, "info", "description");
+    expect(overview).toMatch(
+      /answers 405\s+`validation_error` \(`details.code` `METHOD_NOT_ALLOWED`\) with an `Allow` header/,
+    );
+    expect(overview).toMatch(/Query parameters that an operation does not\s+document are ignored/);
   });
 
   it("gives every named schema a description", () => {
@@ -95,13 +131,26 @@ describe.each(
     expect(Object.keys(obj(responses, "429", "headers"))).toContain("Retry-After");
   });
 
-  it("declares X-Request-Id and the X-RateLimit headers on every response", () => {
+  it("declares only the headers particular to a status, never those every response carries", () => {
     for (const [status, response] of Object.entries(responses)) {
-      const headers = obj(response, "headers");
-      for (const header of EVERY_RESPONSE_HEADERS) {
-        expect(isObject(headers[header]), `${status} ${header}`).toBe(true);
-        expect(str(headers, header, "description").length, `${status} ${header}`).toBeGreaterThan(0);
-      }
+      const headers = obj(response).headers;
+      const names = isObject(headers) ? Object.keys(headers) : [];
+      expect(names, status).toEqual(STATUS_HEADERS[status] ?? []);
+    }
+  });
+
+  it("describes under 409 only the conflict this operation can have", () => {
+    const own = CONFLICTS[id];
+    if (own === undefined) {
+      return;
+    }
+    const codes = Object.values(obj(responses, "409", "content", "application/json", "examples")).map((example) =>
+      str(example, "value", "error", "details", "code"),
+    );
+    expect(codes).toEqual([own]);
+    const text = str(obj(responses, "409"), "description");
+    for (const other of Object.values(CONFLICTS)) {
+      expect(text.includes(other), other).toBe(other === own);
     }
   });
 

@@ -12,14 +12,16 @@ export type ProblemCode =
   | "MISSING_API_KEY"
   | "INVALID_API_KEY"
   | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
   | "ADDRESS_TAKEN"
+  | "CLIENT_ID_TAKEN"
   | "IDEMPOTENCY_KEY_REUSED"
   | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMIT_EXCEEDED"
   | "SEND_LIMIT_EXCEEDED"
   | "INTERNAL_ERROR";
 
-export type ProblemStatus = 400 | 401 | 404 | 409 | 413 | 429 | 500;
+export type ProblemStatus = 400 | 401 | 404 | 405 | 409 | 413 | 429 | 500;
 
 export interface ProblemDetails {
   /** The offending field, parameter or header; null when the problem is not about one field. */

@@ -3,6 +3,7 @@ import { systemClock } from "../clock.ts";
 import { formatForumProblem } from "../forum/forum-errors.ts";
 import { formatInboxProblem } from "../inbox/inbox-errors.ts";
 import type { LogFields, SandboxLogger } from "../logger.ts";
+import { createSpecAjv } from "../spec/ajv.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { TestSandbox } from "../testing/test-sandbox.ts";
@@ -40,6 +41,20 @@ async function expectConforming(service: "inbox" | "forum", method: string, spec
   });
   expect(violations).toEqual([]);
   return text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>);
+}
+
+/** Answers that no operation documents (a wrong method) must still be in the service's error envelope. */
+const errorSchemas = {
+  inbox: createSpecAjv(loadSpecBundle("inbox"), "inbox-errors").compile({
+    $ref: "inbox-errors#/components/schemas/ErrorResponse",
+  }),
+  forum: createSpecAjv(loadSpecBundle("forum"), "forum-errors").compile({
+    $ref: "forum-errors#/components/schemas/ErrorResponse",
+  }),
+};
+function errorSchemaViolations(service: "inbox" | "forum", body: unknown) {
+  const validate = errorSchemas[service];
+  return validate(body) ? [] : (validate.errors ?? []);
 }
 
 describe("authentication", () => {
@@ -122,14 +137,35 @@ describe("authentication", () => {
 });
 
 describe("malformed requests", () => {
-  it("answers a wrong method on a known path with 404 in the envelope, naming the methods", async () => {
-    const response = await fetch(inboxUrl("/v0/inboxes"), { method: "PATCH", headers: auth(t.sandbox.inbox.apiKey) });
-    expect(response.status).toBe(404);
-    expect(response.headers.get("Allow")).toBe("GET, POST");
-    expect(((await response.json()) as { error: { type: string } }).error.type).toBe("not_found_error");
+  it("answers a wrong method on a known path with 405 in the envelope, naming the methods in Allow", async () => {
+    const inbox = await fetch(inboxUrl("/v0/webhooks/wh_x"), { method: "POST", headers: auth(t.sandbox.inbox.apiKey) });
+    expect(inbox.status).toBe(405);
+    expect(inbox.headers.get("Allow")).toBe("GET, PUT, DELETE");
+    const inboxBody = await inbox.json();
+    expect(errorSchemaViolations("inbox", inboxBody)).toEqual([]);
+    expect(inboxBody).toMatchObject({
+      error: { type: "validation_error", details: { field: null, code: "METHOD_NOT_ALLOWED" } },
+    });
+    const list = await fetch(inboxUrl("/v0/inboxes"), { method: "PATCH", headers: auth(t.sandbox.inbox.apiKey) });
+    expect(list.status).toBe(405);
+    expect(list.headers.get("Allow")).toBe("GET, POST");
+
     const forum = await fetch(forumUrl("/api/v1/posts"), { method: "DELETE", headers: auth(t.sandbox.forum.apiKey) });
-    expect(forum.status).toBe(404);
-    expect(await forum.json()).toMatchObject({ success: false, code: "NOT_FOUND" });
+    expect(forum.status).toBe(405);
+    expect(forum.headers.get("Allow")).toBe("GET, POST");
+    const forumBody = await forum.json();
+    expect(errorSchemaViolations("forum", forumBody)).toEqual([]);
+    expect(forumBody).toMatchObject({ success: false, code: "METHOD_NOT_ALLOWED", hint: expect.any(String) });
+  });
+
+  it("ignores query parameters an operation does not document", async () => {
+    const unknown = "colour=blue&__proto__=x&constructor=1&toString=2&LIMIT=0";
+    const inbox = await fetch(inboxUrl(`/v0/inboxes?${unknown}&limit=2`), { headers: auth(t.sandbox.inbox.apiKey) });
+    expect(inbox.status).toBe(200);
+    expect(await expectConforming("inbox", "GET", "/v0/inboxes", inbox)).toMatchObject({ limit: 2 });
+    const forum = await fetch(forumUrl(`/api/v1/posts?${unknown}&sort=new`), { headers: auth(t.sandbox.forum.apiKey) });
+    expect(forum.status).toBe(200);
+    expect(await expectConforming("forum", "GET", "/api/v1/posts", forum)).toMatchObject({ success: true });
   });
 
   it("answers malformed JSON and non-JSON bodies with 400 INVALID_JSON", async () => {

@@ -97,8 +97,8 @@ async function readJsonBody(c: Context): Promise<unknown> {
 
 /**
  * One service as a Hono app: request ids and logs, CORS, `/health`, authentication, rate limits, body limits, spec
- * validation of every operation, and errors in the service's envelope. Unknown routes answer 404 and unexpected
- * exceptions 500, both in the envelope.
+ * validation of every operation, and errors in the service's envelope. Unknown routes answer 404, a known path with
+ * a method it does not have 405 (with `Allow`), and unexpected exceptions 500, all in the envelope.
  */
 export function createServiceApp<Principal>(options: ServiceAppOptions<Principal>): Hono<Env<Principal>> {
   const { logger, formatProblem } = options;
@@ -225,12 +225,12 @@ export function createServiceApp<Principal>(options: ServiceAppOptions<Principal
     });
   }
 
-  // A known path with a method it does not have answers 404 in the envelope and names the methods it does have.
+  // A known path with a method it does not have answers 405 in the envelope and names the methods it does have.
   for (const [path, methods] of methodsByPath) {
     app.all(toHonoPath(path), (c) => {
       throw new ApiProblem(
-        404,
-        "NOT_FOUND",
+        405,
+        "METHOD_NOT_ALLOWED",
         `${c.req.method} is not supported on ${c.req.path}; use ${methods.join(", ")}.`,
         {
           field: null,

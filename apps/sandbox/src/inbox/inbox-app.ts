@@ -7,6 +7,7 @@ import type { SandboxLogger } from "../logger.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { InboxRepository } from "../storage/inbox/inbox-repository.ts";
+import { compileAddressRule } from "./address-rule.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
 import type { InboxPrincipal } from "./inbox-handlers.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";
@@ -30,15 +31,17 @@ export interface InboxAppOptions {
 /** The Inbox API (`/v0`) as a Hono app. */
 export function createInboxApp(options: InboxAppOptions) {
   const requests = new FixedWindowRateLimiter(options.limits.requestsPerMinute, options.clock);
+  const spec = loadSpecBundle("inbox");
   const handlers = createInboxHandlers({
     repository: options.repository,
+    isValidAddress: compileAddressRule(spec),
     pageTokens: options.pageTokens,
     clock: options.clock,
     send: { sendsPerDay: options.limits.sendsPerDay, onDeliveriesEnqueued: options.onDeliveriesEnqueued },
   });
   return createServiceApp<InboxPrincipal>({
     service: "inbox",
-    operations: compileSpecOperations(loadSpecBundle("inbox"), "inbox"),
+    operations: compileSpecOperations(spec, "inbox"),
     handlers: handlers as unknown as Record<string, BoundHandler<InboxPrincipal>>,
     formatProblem: formatInboxProblem,
     async authenticate(apiKey) {

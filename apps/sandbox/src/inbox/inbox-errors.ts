@@ -5,6 +5,7 @@ const TYPE_BY_STATUS: Record<ApiProblem["status"], ErrorType> = {
   400: "validation_error",
   401: "authentication_error",
   404: "not_found_error",
+  405: "validation_error",
   409: "conflict_error",
   413: "payload_too_large_error",
   429: "rate_limit_error",

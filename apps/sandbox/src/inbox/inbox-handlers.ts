@@ -29,6 +29,8 @@ export type InboxHandlers = OperationHandlers<
 
 export interface InboxHandlerDependencies {
   repository: InboxRepository;
+  /** The spec's address rule, which an address assembled from `username` and `domain` must follow too. */
+  isValidAddress(address: string): boolean;
   pageTokens: PageTokens;
   clock: Clock;
   send: Omit<SendContext, "repository" | "clock">;
@@ -82,6 +84,16 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       const username = body?.username ?? `inbox-${randomLowerAlphanumeric(10)}`;
       const domain = (body?.domain ?? DEFAULT_DOMAIN).toLowerCase();
       const address = `${username}@${domain}`;
+      // Each part has its own pattern, but only the whole address can break the length limit; an inbox whose
+      // address the rest of the API refuses could never be read, sent from or named in a webhook.
+      if (!deps.isValidAddress(address)) {
+        throw new ApiProblem(
+          400,
+          "INVALID_EMAIL",
+          `The address '${address}' is not a valid e-mail address; a whole address is at most 254 characters.`,
+          { field: body?.username === undefined ? "domain" : "username" },
+        );
+      }
       const result = await repository.createInbox({
         inboxId: address,
         podId: principal.podId,
@@ -189,8 +201,8 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       }
       if ("clientIdTaken" in result) {
         throw new ApiProblem(
-          400,
-          "INVALID_VALUE",
+          409,
+          "CLIENT_ID_TAKEN",
           `client_id: '${body.client_id}' already names webhook ${result.clientIdTaken}; client ids are unique per API key.`,
           { field: "client_id" },
         );

@@ -86,6 +86,101 @@ describe("inboxes", () => {
   });
 });
 
+describe("inbox addresses", () => {
+  const label = (char: string, length: number) => char.repeat(length);
+
+  it("refuses usernames and domains whose address the rest of the API would refuse, and creates nothing", async () => {
+    const tenant = await t.newInboxTenant();
+    const longDomain = [label("a", 63), label("b", 63), label("c", 63), label("d", 61)].join(".");
+    for (const [body, details] of [
+      [
+        { username: "trail.", domain: "net" },
+        { field: "username", code: "INVALID_VALUE" },
+      ],
+      [{ username: "trail." }, { field: "username", code: "INVALID_VALUE" }],
+      [{ username: "a..b" }, { field: "username", code: "INVALID_VALUE" }],
+      [
+        { username: "a.", domain: "example.com" },
+        { field: "username", code: "INVALID_VALUE" },
+      ],
+      [{ domain: "net" }, { field: "domain", code: "INVALID_VALUE" }],
+      [
+        { username: "ok", domain: "localhost" },
+        { field: "domain", code: "INVALID_VALUE" },
+      ],
+      [{ domain: "example.com." }, { field: "domain", code: "INVALID_VALUE" }],
+      [{ domain: "-bad.example.com" }, { field: "domain", code: "INVALID_VALUE" }],
+      [{ domain: `${label("x", 64)}.example.com` }, { field: "domain", code: "INVALID_VALUE" }],
+      // Each part is valid on its own; the whole address is over 254 characters.
+      [
+        { username: "u", domain: longDomain },
+        { field: "username", code: "INVALID_EMAIL" },
+      ],
+      [{ domain: longDomain }, { field: "domain", code: "INVALID_EMAIL" }],
+    ] as const) {
+      const { error, response } = await tenant.POST("/v0/inboxes", { body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(error?.error.type).toBe("validation_error");
+      expect(error?.error.details, JSON.stringify(body)).toEqual(details);
+    }
+    expect(expectData(await tenant.GET("/v0/inboxes", {})).inboxes).toEqual([]);
+  });
+
+  it("creates every address the rule allows, up to 254 characters, and uses it everywhere", async () => {
+    const tenant = await t.newInboxTenant();
+    const domain = [label("a", 63), label("b", 63), label("c", 61)].join(".");
+    const usernames = ["first.last", "a_b-c.d-e", "0", label("u", 64)];
+    const created: string[] = [];
+    for (const username of usernames) {
+      const inbox = expectData(await tenant.POST("/v0/inboxes", { body: { username, domain: domain.toUpperCase() } }));
+      expect(inbox.inbox_id).toBe(`${username}@${domain}`);
+      created.push(inbox.inbox_id);
+    }
+    expect(created.at(-1)).toHaveLength(254);
+    const listed = expectData(await tenant.GET("/v0/inboxes", {}));
+    expect(listed.inboxes.map((inbox) => inbox.inbox_id).sort()).toEqual([...created].sort());
+    for (const inbox_id of created) {
+      const path = { params: { path: { inbox_id } } };
+      expect(expectData(await tenant.GET("/v0/inboxes/{inbox_id}", path)).inbox_id).toBe(inbox_id);
+      expectData(
+        await tenant.POST("/v0/inboxes/{inbox_id}/messages", { ...path, body: { to: created, subject: "hi" } }),
+      );
+      expect(expectData(await tenant.GET("/v0/inboxes/{inbox_id}/messages", path)).count).toBeGreaterThan(0);
+    }
+    expectData(await tenant.POST("/v0/webhooks", { body: { url: "https://hooks.example.com/a", inbox_ids: created } }));
+  });
+
+  it("holds recipients, path ids and webhook inbox_ids to the same rule", async () => {
+    const tenant = await t.newInboxTenant();
+    const from = expectData(await tenant.POST("/v0/inboxes", { body: { username: "rule" } })).inbox_id;
+    const path = { params: { path: { inbox_id: from } } };
+    for (const to of [
+      "trail.@example.com",
+      "a..b@example.com",
+      "ada@net",
+      "ada@example.com.",
+      "Ada <ada@example.com>",
+    ]) {
+      const { error, response } = await tenant.POST("/v0/inboxes/{inbox_id}/messages", { ...path, body: { to } });
+      expect(response.status, to).toBe(400);
+      expect(error?.error.details, to).toEqual({ field: "to", code: "INVALID_EMAIL" });
+    }
+    expectData(
+      await tenant.POST("/v0/inboxes/{inbox_id}/messages", {
+        ...path,
+        body: { to: ["o'brien+tag@example.com", "Grace.Hopper@Sub.Example.COM"] },
+      }),
+    );
+    for (const inbox_id of ["trail.@net", "a..b@pigeonhole.test", "ada@net"]) {
+      const { error, response } = await tenant.GET("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id } } });
+      expect(response.status, inbox_id).toBe(400);
+      expect(error?.error.details, inbox_id).toEqual({ field: "inbox_id", code: "INVALID_EMAIL" });
+    }
+    const hook = await tenant.POST("/v0/webhooks", { body: { url: "https://h.example.com", inbox_ids: ["a@net"] } });
+    expect(hook.error?.error.details).toEqual({ field: "inbox_ids.0", code: "INVALID_EMAIL" });
+  });
+});
+
 describe("inbox list paging", () => {
   it("pages newest first and never repeats or skips while new inboxes arrive", async () => {
     const tenant = await t.newInboxTenant();

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecAjv, detachSchema } from "./ajv.ts";
+import { findNonDecimalInteger } from "./decimal-integer.ts";
 import type { HttpMethod, JsonSchema, OpenApiDocument, ParameterObject } from "./spec-bundle.ts";
 import { HTTP_METHODS, pointerSegment, resolveParameter } from "./spec-bundle.ts";
 import type { IssueLocation, ValidationIssue } from "./validation-issue.ts";
@@ -59,8 +60,8 @@ function mergeParameters(document: OpenApiDocument, ...lists: (unknown[] | undef
 
 /**
  * Compiles validators for every operation under `paths` of a bundled spec: path, query and header parameters (query
- * strings coerced to the declared types, defaults applied) and the JSON request body. Nothing is restated by hand; a
- * change to the spec changes what is accepted.
+ * strings coerced to the declared types, integers only from decimal digits, defaults applied) and the JSON request
+ * body. Nothing is restated by hand; a change to the spec changes what is accepted.
  */
 export function compileSpecOperations(document: OpenApiDocument, documentId: string): SpecOperation[] {
   const bodyAjv = createSpecAjv(document, documentId);
@@ -106,6 +107,10 @@ export function compileSpecOperations(document: OpenApiDocument, documentId: str
           }
           for (const group of groups) {
             const data = values[group.location];
+            const nonDecimal = findNonDecimalInteger(group.location, group.parameters, data);
+            if (nonDecimal) {
+              return { ok: false, issue: nonDecimal };
+            }
             if (!group.validate(data)) {
               const first = group.validate.errors?.[0];
               const parameter = group.parameters.find((p) => first && first.instancePath === `/${p.name}`);

@@ -67,13 +67,20 @@ function lengthRule(schema: Schema, unit: string): string {
   return max !== undefined ? `must be at most ${max} ${unit}` : `must be at least ${min} ${unit}`;
 }
 
-function rangeRule(schema: Schema): string {
+/** "must be an integer from 1 to 100", from the schema's bounds. */
+export function rangeRule(schema: Schema): string {
   const kind = schema.type === "integer" ? "an integer" : "a number";
   const { minimum, maximum } = schema;
   if (minimum !== undefined && maximum !== undefined) {
     return `must be ${kind} from ${minimum} to ${maximum}`;
   }
   return minimum !== undefined ? `must be ${kind} of ${minimum} or more` : `must be ${kind} of at most ${maximum}`;
+}
+
+function formatRule(format: string, value: unknown): { code: IssueCode; rule: string } {
+  return format === "email"
+    ? { code: "INVALID_EMAIL", rule: `'${describeValue(value)}' is not a valid e-mail address` }
+    : { code: "INVALID_VALUE", rule: `'${describeValue(value)}' is not a valid ${FORMAT_NAMES[format] ?? format}` };
 }
 
 /** Translates one Ajv error into an issue with a plain-language message naming the field. */
@@ -110,17 +117,9 @@ function toIssue(
       rule = `must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(" or ")}`;
       break;
     }
-    case "format": {
-      const format = String(params.format);
-      if (format === "email") {
-        code = "INVALID_EMAIL";
-        rule = "is not a valid e-mail address";
-      } else {
-        rule = `is not a valid ${FORMAT_NAMES[format] ?? format}`;
-      }
-      rule = `'${describeValue(error.data)}' ${rule}`;
+    case "format":
+      ({ code, rule } = formatRule(String(params.format), error.data));
       break;
-    }
     case "maxLength":
       code = "TOO_LONG";
       rule = lengthRule(parent, "characters");
@@ -148,7 +147,11 @@ function toIssue(
       rule = `must be ${JSON.stringify(params.allowedValue)}`;
       break;
     case "pattern":
-      rule = `'${describeValue(error.data)}' does not match the pattern ${String(params.pattern)}`;
+      // A pattern that narrows a format (the spec's address and domain rules) is reported as that format.
+      ({ code, rule } =
+        typeof parent.format === "string"
+          ? formatRule(parent.format, error.data)
+          : { code, rule: `'${describeValue(error.data)}' does not match the pattern ${String(params.pattern)}` });
       break;
     case "uniqueItems":
       rule = "must not hold the same item twice";

@@ -18,6 +18,17 @@ export interface ObservedResponse {
   body: unknown;
 }
 
+/**
+ * The headers every response carries, success or error. Each spec documents them once, in its overview's "Response
+ * headers" section, rather than under every response, so they are checked here by name and form.
+ */
+const EVERY_RESPONSE_HEADERS: Record<string, RegExp> = {
+  "X-Request-Id": /^\S+$/,
+  "X-RateLimit-Limit": /^[1-9][0-9]*$/,
+  "X-RateLimit-Remaining": /^[0-9]+$/,
+  "X-RateLimit-Reset": /^[1-9][0-9]*$/,
+};
+
 const deref = <T>(document: OpenApiDocument, node: unknown): T => {
   let current = node;
   while (current !== null && typeof current === "object" && "$ref" in current) {
@@ -28,7 +39,8 @@ const deref = <T>(document: OpenApiDocument, node: unknown): T => {
 
 /**
  * Checks responses against the bundled spec: the status must be documented for the operation, the JSON body must
- * match that status's schema and every required header must be present and match its schema. Answers the list of
+ * match that status's schema, every required header must be present and match its schema, and the headers of every
+ * response must be there. Answers the list of
  * violations (empty when the response conforms).
  */
 export function createResponseValidator(service: ServiceSpecName) {
@@ -58,6 +70,12 @@ export function createResponseValidator(service: ServiceSpecName) {
     }
     const response = deref<ResponseObject>(document, responseNode);
     const violations: string[] = [];
+    for (const [name, form] of Object.entries(EVERY_RESPONSE_HEADERS)) {
+      const value = observed.headers.get(name);
+      if (value === null || !form.test(value)) {
+        violations.push(`${where}: header ${name}${value === null ? " is missing" : `=${value} is malformed`}`);
+      }
+    }
     for (const [name, headerNode] of Object.entries(response.headers ?? {})) {
       const header = deref<{ required?: boolean; schema?: unknown }>(document, headerNode);
       const value = observed.headers.get(name);

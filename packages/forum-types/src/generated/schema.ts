@@ -279,7 +279,7 @@ export interface components {
              */
             next_offset: number;
         };
-        /** @description The body of every error answer (status 4xx and 5xx): `{"success": false, "error": "<message>", "code": "<UPPER_SNAKE>", "hint": "<how to fix>"}`. Branch on `code`: `VALIDATION_ERROR` and `INVALID_JSON` (400), `UNAUTHORIZED` (401), `NOT_FOUND` (404), `PAYLOAD_TOO_LARGE` (413), `RATE_LIMITED` (429) or `INTERNAL_ERROR` (500). */
+        /** @description The body of every error answer (4xx and 5xx), explained once in the overview's Errors section. */
         ErrorResponse: {
             /**
              * @description Always `false` on an error answer.
@@ -293,7 +293,7 @@ export interface components {
              */
             error: string;
             /**
-             * @description The reason, in UPPER_SNAKE case, to branch on: `VALIDATION_ERROR`, `INVALID_JSON`, `UNAUTHORIZED`, `NOT_FOUND`, `PAYLOAD_TOO_LARGE`, `RATE_LIMITED` or `INTERNAL_ERROR`.
+             * @description The reason, in UPPER_SNAKE case, to branch on: `VALIDATION_ERROR`, `INVALID_JSON`, `UNAUTHORIZED`, `NOT_FOUND`, `METHOD_NOT_ALLOWED`, `PAYLOAD_TOO_LARGE`, `RATE_LIMITED` or `INTERNAL_ERROR`.
              * @example VALIDATION_ERROR
              */
             code: string;
@@ -551,10 +551,6 @@ export interface components {
         /** @description The request is invalid. `code` is `INVALID_JSON` when the body is not valid JSON, and `VALIDATION_ERROR` for a missing, unknown or mistyped field, a value out of range (such as a `title` over 300 characters), an unknown enum value (such as `sort=top` or `direction: "sideways"`), a bad query value (such as `limit` above 100 or a negative `offset`) or a path id that is not a UUID. `error` says what is wrong and `hint` how to fix it. Fix the request before retrying. */
         BadRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -564,10 +560,6 @@ export interface components {
         /** @description The `Authorization: Bearer <key>` header is missing, malformed, or carries an unknown API key. `code` is `UNAUTHORIZED`. Every path answers this before anything else is checked. */
         Unauthorized: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -577,10 +569,6 @@ export interface components {
         /** @description The API key used up its rate limit for this kind of request: 60 reads (`GET`) or 30 writes (create post, create comment, vote) per minute, by default. `code` is `RATE_LIMITED`. Wait the number of seconds in `Retry-After` (also given in `hint`) before retrying. */
         TooManyRequests: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -591,10 +579,6 @@ export interface components {
         /** @description The service failed unexpectedly. `code` is `INTERNAL_ERROR`. Client mistakes never cause this answer. Retry later, and quote the `X-Request-Id` header when you report it. */
         InternalServerError: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -604,10 +588,6 @@ export interface components {
         /** @description Something the request names does not exist for your API key: the post in the path, the `community_id` of a new post, or the `parent_id` of a reply (which must be a comment on the same post). `code` is `NOT_FOUND`. An id that belongs to another API key answers exactly like an id that does not exist (never 403), so other tenants' data does not leak. */
         NotFound: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -617,10 +597,6 @@ export interface components {
         /** @description The request body is larger than 1 MiB (1,048,576 bytes). `code` is `PAYLOAD_TOO_LARGE`. Send a smaller body. */
         PayloadTooLarge: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -635,12 +611,12 @@ export interface components {
          */
         Sort: "hot" | "new";
         /**
-         * @description Page size: the largest number of items to return, an integer from 1 to 100. Defaults to 25. A larger or smaller value, or one that is not an integer, is a 400 `VALIDATION_ERROR`; it is never silently capped.
+         * @description Page size: the largest number of items to return, an integer from 1 to 100 in decimal digits. Defaults to 25. A larger or smaller value, or one that is not an integer in decimal digits, is a 400 `VALIDATION_ERROR`; it is never silently capped.
          * @example 25
          */
         Limit: number;
         /**
-         * @description Number of items to skip from the start of the ordered list, an integer of 0 or more. Defaults to 0. To get the next page, send the previous answer's `next_offset` (offset + count). An offset past the end answers an empty page. A negative value, or one that is not an integer, is a 400 `VALIDATION_ERROR`.
+         * @description Number of items to skip from the start of the ordered list: an integer from 0 to 9007199254740991 (2^53 - 1, the largest integer every JSON client reads exactly), written in decimal digits. Defaults to 0. To get the next page, send the previous answer's `next_offset` (offset + count). An offset past the end answers an empty page. A negative or larger value, or one that is not an integer in decimal digits (`1e3`, `2.5`), is a 400 `VALIDATION_ERROR`; it is never rounded.
          * @example 25
          */
         Offset: number;
@@ -652,26 +628,6 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /**
-         * @description Unique id of this request, sent on every response (successes and errors alike). Quote it when you report a problem; it also appears in the server's log.
-         * @example req_5b2e9c7a1f3d4e8b
-         */
-        XRequestId: string;
-        /**
-         * @description Number of requests the API key may make in the current one-minute window for the kind of request it just made: 60 for reads (`GET`) and 30 for writes (create post, create comment, vote), by default. Reads and writes are counted separately. Both limits are configurable on the sandbox. Sent on every response.
-         * @example 60
-         */
-        XRateLimitLimit: number;
-        /**
-         * @description Number of requests of the same kind (reads or writes) the API key has left in the current one-minute window, this request included. When it reaches 0, further requests of that kind answer 429 `RATE_LIMITED` until the window resets. Sent on every response.
-         * @example 57
-         */
-        XRateLimitRemaining: number;
-        /**
-         * @description Time at which the current rate-limit window resets, in Unix seconds (UTC). Sent on every response.
-         * @example 1795339860
-         */
-        XRateLimitReset: number;
         /**
          * @description Number of seconds to wait before retrying. Sent with every 429 `RATE_LIMITED` answer; the same wait is repeated in the body's `hint`.
          * @example 42
@@ -704,10 +660,6 @@ export type ParameterSort = components['parameters']['Sort'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterOffset = components['parameters']['Offset'];
 export type ParameterPostId = components['parameters']['PostId'];
-export type HeaderXRequestId = components['headers']['XRequestId'];
-export type HeaderXRateLimitLimit = components['headers']['XRateLimitLimit'];
-export type HeaderXRateLimitRemaining = components['headers']['XRateLimitRemaining'];
-export type HeaderXRateLimitReset = components['headers']['XRateLimitReset'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type $defs = Record<string, never>;
 export interface operations {
@@ -720,12 +672,12 @@ export interface operations {
                  */
                 sort?: components["parameters"]["Sort"];
                 /**
-                 * @description Page size: the largest number of items to return, an integer from 1 to 100. Defaults to 25. A larger or smaller value, or one that is not an integer, is a 400 `VALIDATION_ERROR`; it is never silently capped.
+                 * @description Page size: the largest number of items to return, an integer from 1 to 100 in decimal digits. Defaults to 25. A larger or smaller value, or one that is not an integer in decimal digits, is a 400 `VALIDATION_ERROR`; it is never silently capped.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Number of items to skip from the start of the ordered list, an integer of 0 or more. Defaults to 0. To get the next page, send the previous answer's `next_offset` (offset + count). An offset past the end answers an empty page. A negative value, or one that is not an integer, is a 400 `VALIDATION_ERROR`.
+                 * @description Number of items to skip from the start of the ordered list: an integer from 0 to 9007199254740991 (2^53 - 1, the largest integer every JSON client reads exactly), written in decimal digits. Defaults to 0. To get the next page, send the previous answer's `next_offset` (offset + count). An offset past the end answers an empty page. A negative or larger value, or one that is not an integer in decimal digits (`1e3`, `2.5`), is a 400 `VALIDATION_ERROR`; it is never rounded.
                  * @example 25
                  */
                 offset?: components["parameters"]["Offset"];
@@ -739,10 +691,6 @@ export interface operations {
             /** @description One page of posts, in the requested order. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -772,10 +720,6 @@ export interface operations {
             /** @description The post was created; the answer is `{success, post}`. */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -808,10 +752,6 @@ export interface operations {
             /** @description The post; the answer is `{success, post}`. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -829,12 +769,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size: the largest number of items to return, an integer from 1 to 100. Defaults to 25. A larger or smaller value, or one that is not an integer, is a 400 `VALIDATION_ERROR`; it is never silently capped.
+                 * @description Page size: the largest number of items to return, an integer from 1 to 100 in decimal digits. Defaults to 25. A larger or smaller value, or one that is not an integer in decimal digits, is a 400 `VALIDATION_ERROR`; it is never silently capped.
                  * @example 25
                  */
                 limit?: components["parameters"]["Limit"];
                 /**
-                 * @description Number of items to skip from the start of the ordered list, an integer of 0 or more. Defaults to 0. To get the next page, send the previous answer's `next_offset` (offset + count). An offset past the end answers an empty page. A negative value, or one that is not an integer, is a 400 `VALIDATION_ERROR`.
+                 * @description Number of items to skip from the start of the ordered list: an integer from 0 to 9007199254740991 (2^53 - 1, the largest integer every JSON client reads exactly), written in decimal digits. Defaults to 0. To get the next page, send the previous answer's `next_offset` (offset + count). An offset past the end answers an empty page. A negative or larger value, or one that is not an integer in decimal digits (`1e3`, `2.5`), is a 400 `VALIDATION_ERROR`; it is never rounded.
                  * @example 25
                  */
                 offset?: components["parameters"]["Offset"];
@@ -854,10 +794,6 @@ export interface operations {
             /** @description One page of the post's comments, oldest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -894,10 +830,6 @@ export interface operations {
             /** @description The comment was created; the answer is `{success, comment}`. */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -935,10 +867,6 @@ export interface operations {
             /** @description The vote was applied; the answer is your vote after this request, what the request did, and the post's counts after it. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -224,7 +224,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Replace a webhook's settings
-         * @description Replaces the settings of a webhook as a whole. Send the full new settings: `url` (required) and optionally `enabled`, `event_types`, `inbox_ids` and `client_id`. Every optional field you omit returns to its default: `enabled` true, all event types, all inboxes, no `client_id`. The `webhook_id`, `secret` and `created_at` never change. The answer is the updated Webhook.
+         * @description Replaces the settings of a webhook as a whole. Send the full new settings: `url` (required) and optionally `enabled`, `event_types`, `inbox_ids` and `client_id`. Every optional field you omit returns to its default: `enabled` true, all event types, all inboxes, no `client_id`. The `webhook_id`, `secret` and `created_at` never change. The answer is the updated Webhook. A `webhook_id` that names no webhook of your API key is a 404, whatever the body; a `client_id` that another of your webhooks already has is a 409 `CLIENT_ID_TAKEN`.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -287,6 +287,12 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * Format: email
+         * @description An e-mail address as this API takes and answers it, everywhere: a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case.
+         * @example support@pigeonhole.test
+         */
+        EmailAddress: string;
         /** @description An inbox: an e-mail address owned by your API key that can send messages and receives the messages sent to it. */
         Inbox: {
             /**
@@ -296,11 +302,10 @@ export interface components {
              */
             pod_id: string;
             /**
-             * Format: email
              * @description The inbox address, of the form `<username>@<domain>`. It is the inbox's id: use it (URL-encoded) as the `{inbox_id}` path segment.
              * @example support@pigeonhole.test
              */
-            inbox_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
             /**
              * @description Friendly name shown with the address on messages sent from the inbox; null when none was given.
              * @example Pigeonhole Support
@@ -358,17 +363,7 @@ export interface components {
             inboxes: components["schemas"]["Inbox"][];
         };
         /**
-         * @description Category of an error; each goes with one HTTP status:
-         *
-         *     | type | status |
-         *     | --- | --- |
-         *     | `validation_error` | 400 |
-         *     | `authentication_error` | 401 |
-         *     | `not_found_error` | 404 |
-         *     | `conflict_error` | 409 |
-         *     | `payload_too_large_error` | 413 |
-         *     | `rate_limit_error` | 429 |
-         *     | `internal_error` | 500 |
+         * @description Category of an error; each goes with HTTP statuses (400 and 405 `validation_error`, 401 `authentication_error`, 404 `not_found_error`, 409 `conflict_error`, 413 `payload_too_large_error`, 429 `rate_limit_error`, 500 `internal_error`).
          * @example validation_error
          * @enum {string}
          */
@@ -376,35 +371,13 @@ export interface components {
         /** @description Machine-readable details of an error. */
         ErrorDetails: {
             /**
-             * @description Name of the offending field, query parameter, header or path parameter (for example `to`, `limit`, `Idempotency-Key`, `inbox_id`); a nested field is written with dots and indexes (`attachments.0.content`). Null when the error is not about one field.
+             * @description The offending field, query parameter, header or path parameter (`attachments.0.content` for a nested one), or null when the error is not about one field.
              * @example to
              * @example null
              */
             field: string | null;
             /**
-             * @description Specific reason, in UPPER_SNAKE case. Branch on this rather than on `message`. The codes:
-             *
-             *     | code | status | meaning |
-             *     | --- | --- | --- |
-             *     | `INVALID_EMAIL` | 400 | an address is not a valid e-mail address |
-             *     | `REQUIRED` | 400 | a required field is missing |
-             *     | `INVALID_TYPE` | 400 | a field has the wrong JSON type |
-             *     | `INVALID_VALUE` | 400 | a value is out of range, not in its enum, does not match its pattern, or is an unknown field |
-             *     | `TOO_LONG` | 400 | a string or list is longer than allowed |
-             *     | `TOO_MANY_RECIPIENTS` | 400 | more than 50 recipients over `to`, `cc` and `bcc` |
-             *     | `INVALID_PAGE_TOKEN` | 400 | `page_token` was not issued by the service; restart without it |
-             *     | `INVALID_JSON` | 400 | the body is not valid JSON |
-             *     | `MISSING_API_KEY` | 401 | no `Authorization: Bearer` header |
-             *     | `INVALID_API_KEY` | 401 | the API key is not valid |
-             *     | `NOT_FOUND` | 404 | the resource does not exist or belongs to another API key |
-             *     | `ADDRESS_TAKEN` | 409 | the inbox address is already in use |
-             *     | `IDEMPOTENCY_KEY_REUSED` | 409 | the `Idempotency-Key` was used with another request body |
-             *     | `PAYLOAD_TOO_LARGE` | 413 | the body or the decoded attachments exceed 10 MiB |
-             *     | `RATE_LIMIT_EXCEEDED` | 429 | more than 1000 requests in a minute for this API key |
-             *     | `SEND_LIMIT_EXCEEDED` | 429 | more than 10,000 sends in a day for this API key |
-             *     | `INTERNAL_ERROR` | 500 | an unexpected failure in the service |
-             *
-             *     New codes may be added; treat an unknown code by its status and `type`.
+             * @description The reason, in UPPER_SNAKE case, to branch on; the overview's Errors section lists every code. Treat an unknown code by its status and `type`.
              * @example INVALID_EMAIL
              * @example REQUIRED
              * @example INVALID_TYPE
@@ -416,8 +389,10 @@ export interface components {
              * @example MISSING_API_KEY
              * @example INVALID_API_KEY
              * @example NOT_FOUND
+             * @example METHOD_NOT_ALLOWED
              * @example ADDRESS_TAKEN
              * @example IDEMPOTENCY_KEY_REUSED
+             * @example CLIENT_ID_TAKEN
              * @example PAYLOAD_TOO_LARGE
              * @example RATE_LIMIT_EXCEEDED
              * @example SEND_LIMIT_EXCEEDED
@@ -433,7 +408,7 @@ export interface components {
              */
             type: components["schemas"]["ErrorType"];
             /**
-             * @description Human-readable explanation, for people and logs; its wording may change.
+             * @description What went wrong, for people; its wording may change.
              * @example to: 'ada@' is not a valid e-mail address.
              */
             message: string;
@@ -446,7 +421,7 @@ export interface components {
              */
             details: components["schemas"]["ErrorDetails"];
         };
-        /** @description The body of every error answer (status 4xx and 5xx): `{"error": {"type", "message", "details": {"field", "code"}}}`. */
+        /** @description The body of every error answer (4xx and 5xx), explained once in the overview's Errors section. */
         ErrorResponse: {
             /**
              * @description The error.
@@ -464,13 +439,13 @@ export interface components {
         /** @description Body of Create Inbox. Every field is optional, and the body itself may be omitted: the service then generates a username on the default domain `pigeonhole.test`. */
         CreateInboxRequest: {
             /**
-             * @description Local part of the address (before the `@`): lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit, at most 64 characters. Generated when absent. An address that is already taken is a 409 `conflict_error` with `details.code` `ADDRESS_TAKEN`.
+             * @description Local part of the address (before the `@`), at most 64 characters: lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit; a `.` is never last and never next to another `.` (`trail.` and `a..b` are a 400 `INVALID_VALUE`). Generated when absent. The whole address `<username>@<domain>` must follow the `EmailAddress` rule (at most 254 characters), or it is a 400 `INVALID_EMAIL`; an address that is already taken is a 409 `conflict_error` with `details.code` `ADDRESS_TAKEN`.
              * @example support
              */
             username?: string;
             /**
              * Format: hostname
-             * @description Domain of the address (after the `@`). Defaults to the service's default domain, `pigeonhole.test`.
+             * @description Domain of the address (after the `@`): two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`, at most 63 characters; no trailing `.`), at most 253 characters; stored in lowercase. A single label such as `net` is a 400 `INVALID_VALUE`. Defaults to the service's default domain, `pigeonhole.test`.
              * @example pigeonhole.test
              */
             domain?: string;
@@ -511,11 +486,10 @@ export interface components {
         /** @description A message as it appears in a message list: everything of `Message` except the bodies (`text`, `html`) and `reply_to`. Fetch the full message with Get Message. */
         MessageItem: {
             /**
-             * Format: email
              * @description Address of the inbox that holds this copy of the message.
              * @example support@pigeonhole.test
              */
-            inbox_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
             /**
              * @description Id of the thread the message belongs to.
              * @example thd_7Hq2mZ4kP9xR3vLc
@@ -686,14 +660,14 @@ export interface components {
             messages: components["schemas"]["MessageItem"][];
         };
         /**
-         * @description One e-mail address, or a list of 1 to 50 addresses. Plain addresses only (`ada@example.com`); every address must be valid, otherwise the request is a 400 `validation_error` with `details.code` `INVALID_EMAIL`.
+         * @description One e-mail address, or a list of 1 to 50 addresses. Plain addresses only (`ada@example.com`), each following the `EmailAddress` rule; any other is a 400 `validation_error` with `details.code` `INVALID_EMAIL`.
          * @example ada@example.com
          * @example [
          *       "ada@example.com",
          *       "grace@example.com"
          *     ]
          */
-        AddressList: string | string[];
+        AddressList: components["schemas"]["EmailAddress"] | components["schemas"]["EmailAddress"][];
         /** @description A file to attach to a sent message, with its content inline as base64. The decoded attachments of one message are at most 10 MiB in all (and the whole request body at most 10 MiB); more is a 413 `payload_too_large_error`. */
         SendAttachment: {
             /**
@@ -803,11 +777,10 @@ export interface components {
         /** @description A message of an inbox, with its bodies. Each inbox holds its own copy: the sender's copy is labelled `sent`; a message sent to an address hosted by this service is also delivered to that inbox as a copy labelled `received`. Replies (messages whose `In-Reply-To` or `References` name a message of the thread) join its thread. */
         Message: {
             /**
-             * Format: email
              * @description Address of the inbox that holds this copy of the message.
              * @example support@pigeonhole.test
              */
-            inbox_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
             /**
              * @description Id of the thread the message belongs to.
              * @example thd_7Hq2mZ4kP9xR3vLc
@@ -945,11 +918,10 @@ export interface components {
              */
             thread_id: string;
             /**
-             * Format: email
              * @description Address of the inbox that owns the thread.
              * @example support@pigeonhole.test
              */
-            inbox_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
             /**
              * @description Subject of the thread's first message; null when it has none.
              * @example Your November invoice
@@ -1047,11 +1019,10 @@ export interface components {
              */
             thread_id: string;
             /**
-             * Format: email
              * @description Address of the inbox that owns the thread.
              * @example support@pigeonhole.test
              */
-            inbox_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
             /**
              * @description Subject of the thread's first message; null when it has none.
              * @example Your November invoice
@@ -1176,7 +1147,7 @@ export interface components {
              *     ]
              * @example null
              */
-            inbox_ids: string[] | null;
+            inbox_ids: components["schemas"]["EmailAddress"][] | null;
             /**
              * @description Signing secret of the deliveries: `whsec_` followed by base64. The HMAC key is the base64-decoding of the part after `whsec_`. It is set at creation and never changes, not even on update.
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -1267,7 +1238,7 @@ export interface components {
              *       "support@pigeonhole.test"
              *     ]
              */
-            inbox_ids?: string[];
+            inbox_ids?: components["schemas"]["EmailAddress"][];
         };
         /** @description Body of Update Webhook, which replaces the webhook's settings as a whole: `url` is required, and every optional field that is omitted returns to its default (`enabled` true, all event types, all inboxes). The `client_id` is replaced as well (omitted means none), and the signing `secret` never changes. */
         UpdateWebhookRequest: {
@@ -1278,7 +1249,7 @@ export interface components {
              */
             url: string;
             /**
-             * @description Caller-chosen identifier of the webhook (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`), used for idempotency: creating a webhook again with the same `client_id` answers 200 with the first webhook, unchanged.
+             * @description Caller-chosen identifier of the webhook (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`), used for idempotency: creating a webhook again with the same `client_id` answers 200 with the first webhook, unchanged. Unique per API key: a `client_id` that another webhook already has is a 409 `CLIENT_ID_TAKEN`.
              * @example support-hook-v1
              */
             client_id?: string;
@@ -1301,7 +1272,7 @@ export interface components {
              *       "support@pigeonhole.test"
              *     ]
              */
-            inbox_ids?: string[];
+            inbox_ids?: components["schemas"]["EmailAddress"][];
         };
         /** @description Body of a `message.received` delivery: a message arrived in one of your inboxes (including a message that another inbox of this service sent to it). Carries the full received message and its thread. New fields may be added; ignore the ones you do not know. */
         MessageReceivedEvent: {
@@ -1384,11 +1355,10 @@ export interface components {
         /** @description The `send` object of a `message.sent` event; fetch the whole message with Get Message. */
         MessageSent: {
             /**
-             * Format: email
              * @description Address of the inbox that sent the message.
              * @example support@pigeonhole.test
              */
-            inbox_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
             /**
              * @description Id of the thread of the sent message.
              * @example thd_7Hq2mZ4kP9xR3vLc
@@ -1451,10 +1421,6 @@ export interface components {
         /** @description The request is invalid: malformed JSON, a missing or unknown field, a wrong type, a value out of range (such as `limit` above 100), an invalid address, too many recipients or an unknown `page_token`. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
         BadRequest: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1464,10 +1430,6 @@ export interface components {
         /** @description The `Authorization: Bearer <key>` header is missing or the key is not valid. `error.type` is `authentication_error`, `details.code` `MISSING_API_KEY` or `INVALID_API_KEY`. Every path answers this before anything else. */
         Unauthorized: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1477,10 +1439,6 @@ export interface components {
         /** @description A limit of the API key is exhausted: 1000 requests per minute (`details.code` `RATE_LIMIT_EXCEEDED`) or 10,000 sends per day (`SEND_LIMIT_EXCEEDED`). `error.type` is `rate_limit_error`. Wait the number of seconds in `Retry-After` before retrying. */
         TooManyRequests: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
@@ -1491,23 +1449,15 @@ export interface components {
         /** @description An unexpected failure in the service. `error.type` is `internal_error`, `details.code` `INTERNAL_ERROR`. Retry later with backoff; quote the `X-Request-Id` when you report it. */
         InternalServerError: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request conflicts with the current state: the inbox address is already taken (`details.code` `ADDRESS_TAKEN`), or the `Idempotency-Key` was already used with a different request body (`IDEMPOTENCY_KEY_REUSED`). `error.type` is `conflict_error`. Do not retry unchanged: the answer carries `X-Should-Retry: false`. */
-        Conflict: {
+        /** @description The address `<username>@<domain>` is already taken, by an inbox of this or another API key. `error.type` is `conflict_error`, `details.code` `ADDRESS_TAKEN`. Choose another username or domain; the same request answers the same, so it carries `X-Should-Retry: false`. */
+        AddressTaken: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 "X-Should-Retry": components["headers"]["XShouldRetry"];
                 [name: string]: unknown;
             };
@@ -1518,10 +1468,6 @@ export interface components {
         /** @description The request body is larger than 10 MiB, or the decoded attachments of a message are larger than 10 MiB in all. `error.type` is `payload_too_large_error`, `details.code` `PAYLOAD_TOO_LARGE`. */
         PayloadTooLarge: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1531,10 +1477,26 @@ export interface components {
         /** @description The resource named in the path does not exist, or belongs to another API key (the service never answers 403, so that existence does not leak). `error.type` is `not_found_error`, `details.code` `NOT_FOUND`, and `details.field` names the path parameter that was not found. */
         NotFound: {
             headers: {
-                "X-Request-Id": components["headers"]["XRequestId"];
-                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `Idempotency-Key` was already used with a different request body. `error.type` is `conflict_error`, `details.code` `IDEMPOTENCY_KEY_REUSED`. Send a new key for a new message; the same request answers the same, so it carries `X-Should-Retry: false`. */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description Another webhook of your API key already has this `client_id` (client ids are unique per API key). `error.type` is `conflict_error`, `details.code` `CLIENT_ID_TAKEN`. Send another `client_id`, or null; the same request answers the same, so it carries `X-Should-Retry: false`. */
+        ClientIdTaken: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
                 [name: string]: unknown;
             };
             content: {
@@ -1544,7 +1506,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description Page size: the largest number of items to return, from 1 to 100. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer is `INVALID_TYPE`.
+         * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
          * @example 20
          */
         Limit: number;
@@ -1557,7 +1519,7 @@ export interface components {
          * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
          * @example support@pigeonhole.test
          */
-        InboxId: string;
+        InboxId: components["schemas"]["EmailAddress"];
         /**
          * @description Optional key that makes a send safe to retry (1 to 256 characters of `A-Z a-z 0-9 . _ ~ -`; a UUID works well). Repeating a request with the same key and the same body returns the original `message_id` and `thread_id` and sends nothing; repeating it with the same key and a different body (or to a different inbox) is a 409 `conflict_error` with `details.code` `IDEMPOTENCY_KEY_REUSED`. Keys are scoped to the API key and kept for 24 hours. Generate one key per logical message and reuse it on every retry of that message.
          * @example 5d41f3c2-8a7b-4e6f-9c1d-2b3a4e5f6a7b
@@ -1612,38 +1574,19 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Unique id of this request, sent on every response (successes and errors alike). Quote it when you report a problem; it also appears in the sandbox's log.
-         * @example req_8f3c2a1b9d4e4f6a
-         */
-        XRequestId: string;
-        /**
-         * @description Number of requests the API key may make in the current one-minute window (1000 by default; configurable on the sandbox). Sent on every response.
-         * @example 1000
-         */
-        XRateLimitLimit: number;
-        /**
-         * @description Number of requests the API key has left in the current one-minute window, this request included. When it reaches 0, further requests answer 429 until the window resets. Sent on every response.
-         * @example 998
-         */
-        XRateLimitRemaining: number;
-        /**
-         * @description Time at which the current rate-limit window resets, in Unix seconds (UTC). Sent on every response.
-         * @example 1795339860
-         */
-        XRateLimitReset: number;
-        /**
          * @description Number of seconds to wait before retrying. Sent with every 429 answer, for both the per-minute request limit and the per-day send limit.
          * @example 30
          */
         RetryAfter: number;
         /**
-         * @description Always `false` on a 409: a conflict (a taken address, a reused `Idempotency-Key`) answers the same however often the request is sent, so clients that retry 409 answers by default should give up at once.
+         * @description Always `false` on a 409: a conflict answers the same however often the request is sent, so clients that retry 409 answers by default should give up at once.
          * @example false
          */
         XShouldRetry: "false";
     };
     pathItems: never;
 }
+export type EmailAddress = components['schemas']['EmailAddress'];
 export type Inbox = components['schemas']['Inbox'];
 export type ListInboxesResponse = components['schemas']['ListInboxesResponse'];
 export type ErrorType = components['schemas']['ErrorType'];
@@ -1674,9 +1617,11 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
-export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseAddressTaken = components['responses']['AddressTaken'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
+export type ResponseClientIdTaken = components['responses']['ClientIdTaken'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterPageToken = components['parameters']['PageToken'];
 export type ParameterInboxId = components['parameters']['InboxId'];
@@ -1690,10 +1635,6 @@ export type ParameterWebhookSignatureHeader = components['parameters']['WebhookS
 export type ParameterSvixIdHeader = components['parameters']['SvixIdHeader'];
 export type ParameterSvixTimestampHeader = components['parameters']['SvixTimestampHeader'];
 export type ParameterSvixSignatureHeader = components['parameters']['SvixSignatureHeader'];
-export type HeaderXRequestId = components['headers']['XRequestId'];
-export type HeaderXRateLimitLimit = components['headers']['XRateLimitLimit'];
-export type HeaderXRateLimitRemaining = components['headers']['XRateLimitRemaining'];
-export type HeaderXRateLimitReset = components['headers']['XRateLimitReset'];
 export type HeaderRetryAfter = components['headers']['RetryAfter'];
 export type HeaderXShouldRetry = components['headers']['XShouldRetry'];
 export type $defs = Record<string, never>;
@@ -1702,7 +1643,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size: the largest number of items to return, from 1 to 100. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer is `INVALID_TYPE`.
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1721,10 +1662,6 @@ export interface operations {
             /** @description One page of inboxes, newest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1754,10 +1691,6 @@ export interface operations {
             /** @description The created inbox, or, when the `client_id` was used before, the inbox first created with it (unchanged). */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1766,7 +1699,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["AddressTaken"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1790,10 +1723,6 @@ export interface operations {
             /** @description The inbox. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1811,7 +1740,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size: the largest number of items to return, from 1 to 100. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer is `INVALID_TYPE`.
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1836,10 +1765,6 @@ export interface operations {
             /** @description One page of messages, newest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1882,10 +1807,6 @@ export interface operations {
             /** @description The message was sent (or, for a repeated `Idempotency-Key` with the same body, had been sent before): its ids. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1895,7 +1816,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["IdempotencyKeyReused"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -1924,10 +1845,6 @@ export interface operations {
             /** @description The message. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1945,7 +1862,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size: the largest number of items to return, from 1 to 100. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer is `INVALID_TYPE`.
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -1970,10 +1887,6 @@ export interface operations {
             /** @description One page of threads, newest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2010,10 +1923,6 @@ export interface operations {
             /** @description The thread with its messages, oldest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2031,7 +1940,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Page size: the largest number of items to return, from 1 to 100. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer is `INVALID_TYPE`.
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
                  * @example 20
                  */
                 limit?: components["parameters"]["Limit"];
@@ -2050,10 +1959,6 @@ export interface operations {
             /** @description One page of webhooks, newest first. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2083,10 +1988,6 @@ export interface operations {
             /** @description The created webhook, or, when the `client_id` was used before, the webhook first created with it (unchanged). */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2118,10 +2019,6 @@ export interface operations {
             /** @description The webhook. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2158,10 +2055,6 @@ export interface operations {
             /** @description The webhook with its new settings. */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +2064,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["ClientIdTaken"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -2194,10 +2088,6 @@ export interface operations {
             /** @description The webhook was deleted. No body. */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
-                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
-                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;

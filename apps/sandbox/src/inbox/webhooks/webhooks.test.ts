@@ -133,18 +133,42 @@ describe("webhook management", () => {
     expect(await bad({})).toEqual({ field: "url", code: "REQUIRED" });
   });
 
-  it("refuses a replacement that takes another webhook's client_id", async () => {
+  it("answers 409 CLIENT_ID_TAKEN for a replacement that takes another webhook's client_id, changing nothing", async () => {
     const tenant = await t.newInboxTenant();
-    expectData(await tenant.POST("/v0/webhooks", { body: { url: "https://a.example.com", client_id: "one" } }));
+    const one = expectData(
+      await tenant.POST("/v0/webhooks", { body: { url: "https://a.example.com", client_id: "one" } }),
+    );
     const two = expectData(
       await tenant.POST("/v0/webhooks", { body: { url: "https://b.example.com", client_id: "two" } }),
     );
     const clash = await tenant.PUT("/v0/webhooks/{webhook_id}", {
       params: { path: { webhook_id: two.webhook_id } },
-      body: { url: "https://b.example.com", client_id: "one" },
+      body: { url: "https://c.example.com", client_id: "one" },
     });
-    expect(clash.response.status).toBe(400);
-    expect(clash.error?.error.details).toEqual({ field: "client_id", code: "INVALID_VALUE" });
+    expect(clash.response.status).toBe(409);
+    expect(clash.response.headers.get("X-Should-Retry")).toBe("false");
+    expect(clash.error?.error).toMatchObject({
+      type: "conflict_error",
+      details: { field: "client_id", code: "CLIENT_ID_TAKEN" },
+    });
+    expect(clash.error?.error.message).toContain(one.webhook_id);
+    const kept = expectData(
+      await tenant.GET("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: two.webhook_id } } }),
+    );
+    expect(kept).toEqual(two);
+  });
+
+  it("answers 404 for a replacement of a webhook that does not exist, whatever client_id it names", async () => {
+    const tenant = await t.newInboxTenant();
+    expectData(await tenant.POST("/v0/webhooks", { body: { url: "https://a.example.com", client_id: "owned" } }));
+    for (const client_id of ["owned", "free", undefined]) {
+      const missing = await tenant.PUT("/v0/webhooks/{webhook_id}", {
+        params: { path: { webhook_id: "wh_doesNotExist0000" } },
+        body: { url: "https://b.example.com", client_id },
+      });
+      expect(missing.response.status, String(client_id)).toBe(404);
+      expect(missing.error?.error.details).toEqual({ field: "webhook_id", code: "NOT_FOUND" });
+    }
   });
 });
 

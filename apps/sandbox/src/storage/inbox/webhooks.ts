@@ -147,7 +147,10 @@ export async function listWebhooks(
   return rows.map((row) => ({ item: toWebhook(row), cursor: cursorOf(row) }));
 }
 
-/** Replaces a webhook's settings (PUT semantics); its `client_id` must stay unique within the tenant. */
+/**
+ * Replaces a webhook's settings (PUT semantics); its `client_id` must stay unique within the tenant. A webhook that
+ * does not exist is missing whatever the settings say.
+ */
 export function replaceWebhook(
   db: SandboxDatabase,
   podId: string,
@@ -156,6 +159,9 @@ export function replaceWebhook(
   at: string,
 ): Promise<ReplaceWebhookResult> {
   return db.transaction().execute(async (trx) => {
+    if (!(await ownWebhook.first(trx, { podId, webhookId }))) {
+      return { missing: true as const };
+    }
     if (settings.clientId !== null) {
       const other = await otherWithClientId.first(trx, { podId, clientId: settings.clientId, webhookId });
       if (other) {
