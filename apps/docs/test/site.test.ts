@@ -14,6 +14,8 @@ interface ReferencePage {
   entry: OperationEntry;
   route: string;
   example: string;
+  /** The curl example, which every operation has and a webhook event has not. */
+  curl: string | undefined;
 }
 
 // Every operation of both bundles, read from the bundles themselves so a new operation gets its page checked.
@@ -21,12 +23,15 @@ const referencePages: ReferencePage[] = [];
 for (const spec of REFERENCE_SPECS) {
   for (const entry of listOperations(await readBundle(spec))) {
     const folder = entry.kind === "path" ? "operations" : "webhooks";
-    const example = await readFile(join(SITE_ROOT, "examples", spec.api, `${entry.operationId}.ts`), "utf8");
+    const examples = join(SITE_ROOT, "examples", spec.api);
+    const example = await readFile(join(examples, `${entry.operationId}.ts`), "utf8");
+    const curl = entry.kind === "path" ? await readFile(join(examples, `${entry.operationId}.sh`), "utf8") : undefined;
     referencePages.push({
       spec,
       entry,
       route: `/${spec.base}/${folder}/${entry.operationId.toLowerCase()}/`,
       example,
+      curl,
     });
   }
 }
@@ -98,6 +103,27 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
+  it("answers an unknown address with the site's 404 page, which leads back in", async () => {
+    const page = await context.newPage();
+    const errors = watchPageErrors(page);
+    const response = await page.goto(new URL("/no-such-page/", site.url).href, { waitUntil: "load" });
+    expect(response?.status()).toBe(404);
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Page not found");
+    const translations = JSON.parse(await readFile(join(SITE_ROOT, "src/content/i18n/en.json"), "utf8")) as {
+      "404.text": string;
+    };
+    await expect(page.locator("main").textContent()).resolves.toContain(translations["404.text"]);
+    await expect(page.locator("main").getByRole("link", { name: "Quickstart" }).getAttribute("href")).resolves.toBe(
+      "/quickstart/",
+    );
+    // The browser reports the page's own 404 as a failed load; nothing else may fail.
+    expect(errors.list).toEqual([
+      "console: Failed to load resource: the server responded with a status of 404 (Not Found)",
+    ]);
+    expect(foreignRequests).toEqual([]);
+    await page.close();
+  });
+
   it("shows a guide with its typechecked example", async () => {
     const { page, errors } = await open("/quickstart/");
     await expect(page.locator("h1").first().textContent()).resolves.toBe("Quickstart");
@@ -116,8 +142,8 @@ describe("the built documentation site", () => {
   });
 
   it.each(referencePages.map((item) => [item.route, item] as const))(
-    "renders %s with its summary, path, responses and client example",
-    async (route, { spec, entry, example }) => {
+    "renders %s with its summary, path, responses and examples",
+    async (route, { spec, entry, example, curl }) => {
       const { page, errors } = await open(route);
       await expect(page.locator("h1").first().textContent()).resolves.toBe(entry.operation.summary);
 
@@ -131,13 +157,34 @@ describe("the built documentation site", () => {
         await expect(page.locator("main").textContent()).resolves.toContain(entry.key);
       }
 
-      // The example shown is exactly the typechecked file, and it uses our client.
-      const snippet = header.locator(".sl-openapi-snippet").first();
-      await expect(snippet.isVisible()).resolves.toBe(true);
-      const shown = normalizeCode((await snippet.locator("pre").textContent()) ?? "");
-      expect(shown).toBe(normalizeCode(example));
+      // The example shown first is exactly the typechecked file, and it uses our client.
+      const snippets = header.locator(".sl-openapi-snippet");
+      const typescript = snippets.first();
+      await expect(typescript.isVisible()).resolves.toBe(true);
+      expect(normalizeCode((await typescript.locator("pre").textContent()) ?? "")).toBe(normalizeCode(example));
       expect(example).toContain(`from "${spec.client}"`);
-      await expect(header.locator(".sl-openapi-snippet-picker").textContent()).resolves.toContain("TypeScript");
+      const picker = header.locator(".sl-openapi-snippet-picker");
+      if (curl === undefined) {
+        // A webhook event is sent by the service: its one example is the receiver.
+        await expect(snippets.count()).resolves.toBe(1);
+        await expect(picker.textContent()).resolves.toContain("TypeScript");
+      } else {
+        // The curl example, one choice away in the picker, is exactly the file the docs tests run with curl.
+        const select = picker.locator("select");
+        await expect(select.locator("option").allTextContents()).resolves.toEqual(["TypeScript", "curl"]);
+        await select.selectOption({ label: "curl" });
+        const shell = snippets.nth(1);
+        await expect(shell.isVisible()).resolves.toBe(true);
+        await expect(typescript.isVisible()).resolves.toBe(false);
+        expect(normalizeCode((await shell.locator("pre").textContent()) ?? "")).toBe(normalizeCode(curl));
+        if (route.endsWith("/sendmessage/")) {
+          await mkdir(SCREENSHOTS, { recursive: true });
+          await page.screenshot({ path: join(SCREENSHOTS, `reference-${spec.api}-${entry.operationId}-curl.png`) });
+        }
+        // The choice is remembered from page to page: go back to TypeScript for the next one.
+        await select.selectOption({ label: "TypeScript" });
+        await expect(typescript.isVisible()).resolves.toBe(true);
+      }
 
       const responses = Object.keys((entry.operation.responses ?? {}) as Record<string, unknown>);
       expect(responses.length).toBeGreaterThan(0);
@@ -159,7 +206,7 @@ describe("the built documentation site", () => {
     const { page, errors } = await open("/reference/inbox/operations/sendmessage/");
     const main = page.locator("main");
     // A field of SendMessageRequest, and values from the spec's request and response examples.
-    await expect(main.getByText("Idempotency-Key").first().isVisible()).resolves.toBe(true);
+    await expect(main.getByText("Idempotency-Key", { exact: true }).first().isVisible()).resolves.toBe(true);
     const text = (await main.textContent()) ?? "";
     expect(text).toContain("attachments");
     expect(text).toContain("invoice-2026-11.pdf");

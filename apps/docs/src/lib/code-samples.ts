@@ -1,25 +1,27 @@
-import type { ExampleFile } from "./examples.ts";
+import { EXAMPLE_LANGUAGES, type ExampleFile } from "./examples.ts";
 import { type CodeSample, listOperations, type OpenAPIDocument } from "./openapi.ts";
 
-export const CODE_SAMPLE_LANG = "ts";
-
 /**
- * A copy of `document` where every operation carries its example as its only `x-codeSamples` entry. The bundle itself
- * is never changed: the samples live in typechecked files and are joined to the spec only for rendering.
+ * A copy of `document` where every operation carries its examples as its `x-codeSamples`, one per language its kind
+ * needs, in the order of `EXAMPLE_LANGUAGES`. The bundle itself is never changed: the samples live in files that the
+ * docs tests typecheck or run, and are joined to the spec only for rendering.
  */
 export function attachCodeSamples(
   document: OpenAPIDocument,
   examples: ReadonlyMap<string, readonly ExampleFile[]>,
-  label: string,
 ): OpenAPIDocument {
   const copy = structuredClone(document);
-  for (const { operationId, operation } of listOperations(copy)) {
-    const [example] = examples.get(operationId) ?? [];
-    if (example === undefined) {
-      throw new Error(`No example for operation ${operationId}`);
+  for (const { operationId, kind, operation } of listOperations(copy)) {
+    const files = examples.get(operationId) ?? [];
+    const samples: CodeSample[] = [];
+    for (const language of EXAMPLE_LANGUAGES.filter((candidate) => candidate.kinds.includes(kind))) {
+      const example = files.find((file) => file.language === language.id);
+      if (example === undefined) {
+        throw new Error(`No ${language.label} example for operation ${operationId}`);
+      }
+      samples.push({ lang: language.lang, label: language.label, source: example.source.trimEnd() });
     }
-    const sample: CodeSample = { lang: CODE_SAMPLE_LANG, label, source: example.source.trimEnd() };
-    operation["x-codeSamples"] = [sample];
+    operation["x-codeSamples"] = samples;
   }
   return copy;
 }

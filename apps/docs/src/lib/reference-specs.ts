@@ -1,6 +1,6 @@
 /** One API of the reference: where its bundle comes from, where its pages live and which client its examples use. */
 export interface ReferenceSpec {
-  /** Short name, also the folder of its examples: `examples/<api>/<operationId>.ts`. */
+  /** Short name, also the folder of its examples: `examples/<api>/<operationId>.ts` and `.sh`. */
   readonly api: "inbox" | "forum";
   readonly label: string;
   /** The bundle, as exported by the private spec package. */

@@ -1,0 +1,4 @@
+# Comments come flat, oldest first; a reply names the comment it
+# answers in `parent_id`.
+curl "$PIGEONHOLE_FORUM_BASE_URL/api/v1/posts/7c9e6679-7425-40de-944b-e07fc1f90ae7/comments?limit=50" \
+  -H "Authorization: Bearer $PIGEONHOLE_FORUM_API_KEY"

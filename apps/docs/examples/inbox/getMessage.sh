@@ -1,0 +1,5 @@
+# Message ids contain `<`, `@` and `>`: URL-encode them in the path
+# (%3C, %40 and %3E).
+message_id='%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E'
+curl "$PIGEONHOLE_INBOX_BASE_URL/v0/inboxes/support@pigeonhole.test/messages/$message_id" \
+  -H "Authorization: Bearer $PIGEONHOLE_INBOX_API_KEY"

@@ -1,0 +1,166 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listOperations, type OperationEntry } from "../src/lib/openapi.ts";
+import { readBundle } from "../src/lib/prepare-site.ts";
+import { REFERENCE_SPECS } from "../src/lib/reference-specs.ts";
+import { SITE_ROOT } from "./built-site.ts";
+
+const run = promisify(execFile);
+
+/** The ids the examples name, as the specs' examples show them; each run replaces them with ids the sandbox minted. */
+const EXAMPLE_IDS = {
+  messageInPath: encodeURIComponent("<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>"),
+  thread: "thd_7Hq2mZ4kP9xR3vLc",
+  webhook: "wh_9Kx3Lm7Qp2Rt5Vn8",
+  post: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+} as const;
+
+/** Reads a string at `path` in a JSON answer, failing with the answer when it is not there. */
+function stringAt(answer: unknown, ...path: string[]): string {
+  let value = answer;
+  for (const key of path) {
+    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  }
+  if (typeof value !== "string") {
+    throw new Error(`No string at ${path.join(".")} in ${JSON.stringify(answer)}`);
+  }
+  return value;
+}
+
+interface Step {
+  api: "inbox" | "forum";
+  operationId: string;
+  /** The example ids this answer gives a real value to, for the steps after it. */
+  remember?: (answer: unknown) => [exampleId: string, realId: string][];
+}
+
+/** Every operation's curl example, in the order a reader would try them: what one creates, the next reads. */
+const STEPS: readonly Step[] = [
+  { api: "inbox", operationId: "createInbox" },
+  { api: "inbox", operationId: "listInboxes" },
+  { api: "inbox", operationId: "getInbox" },
+  {
+    api: "inbox",
+    operationId: "sendMessage",
+    remember: (answer) => [
+      [EXAMPLE_IDS.messageInPath, encodeURIComponent(stringAt(answer, "message_id"))],
+      [EXAMPLE_IDS.thread, stringAt(answer, "thread_id")],
+    ],
+  },
+  { api: "inbox", operationId: "listMessages" },
+  { api: "inbox", operationId: "getMessage" },
+  { api: "inbox", operationId: "listThreads" },
+  { api: "inbox", operationId: "getThread" },
+  // After the sends: the webhook points at a host of the examples, and no mail may trigger a delivery to it.
+  {
+    api: "inbox",
+    operationId: "createWebhook",
+    remember: (answer) => [[EXAMPLE_IDS.webhook, stringAt(answer, "webhook_id")]],
+  },
+  { api: "inbox", operationId: "listWebhooks" },
+  { api: "inbox", operationId: "getWebhook" },
+  { api: "inbox", operationId: "updateWebhook" },
+  { api: "inbox", operationId: "deleteWebhook" },
+  {
+    api: "forum",
+    operationId: "createPost",
+    remember: (answer) => [[EXAMPLE_IDS.post, stringAt(answer, "post", "id")]],
+  },
+  { api: "forum", operationId: "listPosts" },
+  { api: "forum", operationId: "getPost" },
+  { api: "forum", operationId: "createComment" },
+  { api: "forum", operationId: "listComments" },
+  { api: "forum", operationId: "votePost" },
+];
+
+// The operations of both bundles, read from the bundles themselves so that a new one must join the steps.
+const operations = new Map<string, OperationEntry>();
+for (const spec of REFERENCE_SPECS) {
+  for (const entry of listOperations(await readBundle(spec))) {
+    if (entry.kind === "path") {
+      operations.set(`${spec.api}/${entry.operationId}`, entry);
+    }
+  }
+}
+
+/** The one 2xx status the spec documents for an operation. */
+function successStatus(entry: OperationEntry): number {
+  const statuses = Object.keys((entry.operation.responses ?? {}) as Record<string, unknown>).filter((status) =>
+    /^2\d\d$/.test(status),
+  );
+  expect(statuses, `2xx statuses of ${entry.operationId}`).toHaveLength(1);
+  return Number(statuses[0]);
+}
+
+/** What curl writes to stderr after each transfer: the answer's status, apart from the body on stdout. */
+const STATUS_LINE = /^HTTP (\d{3})$/gm;
+
+describe("the curl examples, run with curl against the sandbox", () => {
+  let sandbox: Sandbox;
+  /** Holds curl's configuration: the status of each answer on stderr, no progress meter. */
+  let curlHome: string;
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+    curlHome = await mkdtemp(join(tmpdir(), "pigeonhole-curl-"));
+    await writeFile(
+      join(curlHome, ".curlrc"),
+      ["silent", "show-error", 'write-out = "%{stderr}HTTP %{http_code}\\n"', ""].join("\n"),
+    );
+  });
+
+  afterAll(async () => {
+    await sandbox?.close();
+    if (curlHome) {
+      await rm(curlHome, { recursive: true, force: true });
+    }
+  });
+
+  it("cover every operation of both APIs, each once", () => {
+    expect(STEPS.map((step) => `${step.api}/${step.operationId}`).sort()).toEqual([...operations.keys()].sort());
+  });
+
+  it.each(STEPS.map((step) => [`${step.api}/${step.operationId}.sh`, step] as const))(
+    "%s answers its documented success status",
+    async (file, step) => {
+      const entry = operations.get(`${step.api}/${step.operationId}`);
+      if (entry === undefined) {
+        throw new Error(`${file} names no operation of the ${step.api} bundle`);
+      }
+      let script = await readFile(join(SITE_ROOT, "examples", file), "utf8");
+      for (const [exampleId, realId] of ids) {
+        script = script.replaceAll(exampleId, realId);
+      }
+      // The script runs as the page shows it, in `sh`, with only the variables the docs tell a reader to set.
+      const { stdout, stderr } = await run("sh", ["-c", script], {
+        timeout: 20_000,
+        env: {
+          PATH: process.env.PATH,
+          HOME: curlHome,
+          CURL_HOME: curlHome,
+          PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
+          PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
+          PIGEONHOLE_FORUM_BASE_URL: sandbox.forum.url,
+          PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
+        },
+      });
+      const statuses = [...stderr.matchAll(STATUS_LINE)].map((match) => Number(match[1]));
+      expect(statuses, `${stderr}\n${stdout}`).toEqual([successStatus(entry)]);
+      expect(stderr.replace(STATUS_LINE, "").trim()).toBe("");
+      if (statuses[0] === 204) {
+        expect(stdout).toBe("");
+        return;
+      }
+      const answer: unknown = JSON.parse(stdout);
+      for (const [exampleId, realId] of step.remember?.(answer) ?? []) {
+        ids.set(exampleId, realId);
+      }
+    },
+  );
+});
