@@ -3,11 +3,22 @@ import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from
 import { createForumClient } from "@pigeonhole/forum";
 import { createInboxClient } from "@pigeonhole/inbox";
 import { type SandboxOptions, startSandbox } from "@pigeonhole/sandbox";
-import type { Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { startSampleServer } from "../src/server/sample-server.ts";
 
 const PAGE_ROOT = fileURLToPath(new URL("../dist", import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL("../test-results/screenshots", import.meta.url));
+
+/** A laptop's window. */
+export const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
+
+/** A phone held upright, 390 CSS pixels wide, as Chromium emulates one: touch, and the page's viewport meta honoured. */
+export const PHONE: BrowserContextOptions = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+};
 
 /** What a test may set in the stack's sandbox: lower limits, and the clock its limits count time with. */
 export type StackOptions = Pick<SandboxOptions, "limits" | "clock">;
@@ -35,9 +46,9 @@ export async function startStack({ limits, clock }: StackOptions = {}) {
   return {
     inbox,
     forum,
-    /** Opens the sample in a new tab and waits until its event stream is connected. */
-    async openPage(): Promise<{ page: Page; errors: PageErrors }> {
-      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    /** Opens the sample in a new tab (in a laptop's window unless told) and waits until its event stream is connected. */
+    async openPage(device: BrowserContextOptions = DESKTOP): Promise<{ page: Page; errors: PageErrors }> {
+      const page = await browser.newPage(device);
       const errors = watchPageErrors(page);
       await page.goto(sample.url);
       await page.getByText("Live updates on").waitFor();

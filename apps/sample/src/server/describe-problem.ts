@@ -1,4 +1,5 @@
-import { APIConnectionError, APIError, RateLimitError } from "@pigeonhole/inbox";
+import * as forum from "@pigeonhole/forum";
+import * as inbox from "@pigeonhole/inbox";
 import type { Problem, Service } from "../shared/wire.ts";
 
 const KIND_BY_STATUS: Record<number, Problem["kind"]> = {
@@ -10,32 +11,37 @@ const KIND_BY_STATUS: Record<number, Problem["kind"]> = {
   429: "rate_limit",
 };
 
+/** What both services' `APIError`s have in common, and what the page shows of it. */
+interface AnyAPIError {
+  status: number;
+  message: string;
+  code: string | undefined;
+  requestId: string | null;
+}
+
+/** The human message of an envelope, with the field (inbox) or the hint (forum) when the envelope gives one. */
+type EnvelopeDetails = Pick<Problem, "message" | "field" | "hint">;
+
 /**
  * Turns what a client threw into the problem shown on the page, with the status to answer. Unknown errors give
  * undefined: they are bugs of the sample, not something to explain to its user.
  */
 export function describeProblem(error: unknown, service: Service): { status: number; problem: Problem } | undefined {
-  // Both clients throw the same classes, so the inbox package's `APIError` matches forum errors too.
-  if (error instanceof APIError) {
-    const problem: Problem = {
-      service,
-      kind: KIND_BY_STATUS[error.status] ?? "other",
-      status: error.status,
-      message: error.message,
-      ...envelopeDetails(error.body),
+  // Each client throws its own classes: a forum error is not an instance of the inbox package's `APIError`, and
+  // `instanceof` of a service's class types `body` as that service's envelope.
+  if (service === "inbox" && error instanceof inbox.APIError) {
+    const envelope = error.body?.error;
+    const details = envelope && {
+      message: envelope.message,
+      ...(envelope.details.field !== null && { field: envelope.details.field }),
     };
-    if (error.code !== undefined) {
-      problem.code = error.code;
-    }
-    if (error.requestId !== null) {
-      problem.requestId = error.requestId;
-    }
-    if (error instanceof RateLimitError && error.retryAfter !== null) {
-      problem.retryAfterSeconds = error.retryAfter;
-    }
-    return { status: error.status, problem };
+    return fromAPIError(service, error, details, error instanceof inbox.RateLimitError ? error.retryAfter : null);
   }
-  if (error instanceof APIConnectionError) {
+  if (service === "forum" && error instanceof forum.APIError) {
+    const details = error.body && { message: error.body.error, hint: error.body.hint };
+    return fromAPIError(service, error, details, error instanceof forum.RateLimitError ? error.retryAfter : null);
+  }
+  if (error instanceof inbox.APIConnectionError || error instanceof forum.APIConnectionError) {
     const message = `${error.message} Is the sandbox running?`;
     return { status: 502, problem: { service, kind: "connection", status: 502, message } };
   }
@@ -46,25 +52,27 @@ export function describeProblem(error: unknown, service: Service): { status: num
   return undefined;
 }
 
-/**
- * The human message, field and hint of either envelope: the inbox's `{error: {message, details: {field}}}` or the
- * forum's `{success: false, error, hint}`.
- */
-function envelopeDetails(body: unknown): Pick<Problem, "message" | "field" | "hint"> | undefined {
-  if (!isRecord(body)) {
-    return undefined;
+function fromAPIError(
+  service: Service,
+  error: AnyAPIError,
+  details: EnvelopeDetails | undefined,
+  retryAfter: number | null,
+): { status: number; problem: Problem } {
+  const problem: Problem = {
+    service,
+    kind: KIND_BY_STATUS[error.status] ?? "other",
+    status: error.status,
+    message: error.message,
+    ...details,
+  };
+  if (error.code !== undefined) {
+    problem.code = error.code;
   }
-  const { error, hint } = body;
-  if (isRecord(error) && typeof error.message === "string") {
-    const field = isRecord(error.details) ? error.details.field : undefined;
-    return typeof field === "string" ? { message: error.message, field } : { message: error.message };
+  if (error.requestId !== null) {
+    problem.requestId = error.requestId;
   }
-  if (typeof error === "string") {
-    return typeof hint === "string" ? { message: error, hint } : { message: error };
+  if (retryAfter !== null) {
+    problem.retryAfterSeconds = retryAfter;
   }
-  return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
+  return { status: error.status, problem };
 }

@@ -70,7 +70,8 @@ export function MailPane({ api, arrivals }: MailPaneProps) {
         })}
       </ul>
       {inboxes.data?.length === 0 && <p className="muted">No inboxes yet: create two and send mail between them.</p>}
-      {selected !== undefined && (
+      {/* Only an inbox the list shows: while the list fails, nothing of the last answer stays on the page. */}
+      {selected !== undefined && inboxes.data?.some((inbox) => inbox.inbox_id === selected) && (
         <InboxView
           key={selected}
           api={api}

@@ -1,6 +1,7 @@
 import { type DependencyList, useCallback, useEffect, useState } from "react";
 import type { ServerEvent } from "../shared/wire.ts";
 import { type ProblemError, toProblemError } from "./api.ts";
+import { useFailureClock } from "./failures.tsx";
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -8,7 +9,10 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Calls `load` now and whenever one of `deps` changes or `reload()` is called; an older answer never wins. */
+/**
+ * Calls `load` now and whenever one of `deps` changes or `reload()` is called; an older answer never wins. A failure
+ * drops the data of the last success: shown under the error, it would pass for what the API says now.
+ */
 export function useLoader<T>(load: () => Promise<T>, deps: DependencyList): Loaded<T> {
   const [state, setState] = useState<{ data?: T; problem?: ProblemError }>({});
   const [version, setVersion] = useState(0);
@@ -17,7 +21,7 @@ export function useLoader<T>(load: () => Promise<T>, deps: DependencyList): Load
     let current = true;
     load().then(
       (data) => current && setState({ data }),
-      (error: unknown) => current && setState((old) => ({ data: old.data, problem: toProblemError(error) })),
+      (error: unknown) => current && setState({ problem: toProblemError(error) }),
     );
     return () => {
       current = false;
@@ -27,21 +31,30 @@ export function useLoader<T>(load: () => Promise<T>, deps: DependencyList): Load
   return { data: state.data, problem: state.problem, reload };
 }
 
-/** Runs one user action at a time (a send, a vote), keeping whether it runs and why it last failed. */
+/**
+ * Runs one user action at a time (a send, a vote), keeping whether it runs and why it last failed, until an action
+ * anywhere on the page succeeds or the API key changes: then the error is history and its box goes.
+ */
 export function useAction() {
+  const { freshSince, tick, freshStart } = useFailureClock();
   const [pending, setPending] = useState(false);
-  const [problem, setProblem] = useState<ProblemError>();
-  const run = useCallback(async (action: () => Promise<void>) => {
-    setPending(true);
-    setProblem(undefined);
-    try {
-      await action();
-    } catch (error) {
-      setProblem(toProblemError(error));
-    } finally {
-      setPending(false);
-    }
-  }, []);
+  const [failure, setFailure] = useState<{ problem: ProblemError; at: number }>();
+  const run = useCallback(
+    async (action: () => Promise<void>) => {
+      setPending(true);
+      setFailure(undefined);
+      try {
+        await action();
+        freshStart();
+      } catch (error) {
+        setFailure({ problem: toProblemError(error), at: tick() });
+      } finally {
+        setPending(false);
+      }
+    },
+    [tick, freshStart],
+  );
+  const problem = failure !== undefined && failure.at > freshSince ? failure.problem : undefined;
   return { pending, problem, run };
 }
 

@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App.tsx";
+import { FailureClockProvider } from "./failures.tsx";
 import "./styles.css";
 
 const root = document.getElementById("root");
@@ -9,6 +10,8 @@ if (root === null) {
 }
 createRoot(root).render(
   <StrictMode>
-    <App />
+    <FailureClockProvider>
+      <App />
+    </FailureClockProvider>
   </StrictMode>,
 );
