@@ -15,5 +15,6 @@ fi
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 ASTRO_TELEMETRY_DISABLED=1
 echo "› installing dependencies into $(pnpm store path)"
 started=$SECONDS
-pnpm install --frozen-lockfile --reporter=append-only | tail -n 3
+# A node_modules installed from another store (say, by an earlier CI run here) is replaced without a prompt.
+pnpm install --frozen-lockfile --config.confirmModulesPurge=false --reporter=append-only | tail -n 3
 echo "› dependencies installed in $((SECONDS - started)) s"
