@@ -1,12 +1,20 @@
-// Walks a bundled spec (`<api>/dist/openapi.json`) for the tests of both APIs. Each API's `test/bundle.ts`
-// binds these helpers to its own bundle.
+// Lookups over a bundled spec (`<api>/dist/openapi.json`) for the tests of both APIs, built on the OpenAPI walker that
+// the sandbox and the docs use too, so the tests read operations exactly as they do.
 import { readFileSync } from "node:fs";
+import {
+  dereference,
+  type OperationWithParameters,
+  type ParameterIdentity,
+  type PathMap,
+  walkOperations,
+} from "@pigeonhole/openapi-walker";
 
 /** A JSON value of a bundled spec. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 type Key = string | number;
 
+/** An operation of a path map, as plain JSON for the tests to check. */
 export interface Operation {
   method: string;
   path: string;
@@ -15,7 +23,9 @@ export interface Operation {
   parameters: JsonObject[];
 }
 
-export const methods = ["get", "put", "post", "delete", "patch", "options", "head", "trace"] as const;
+// How the walker is told that a path map of JSON holds operations and parameters; it checks what it relies on.
+type JsonParameter = JsonObject & ParameterIdentity;
+type JsonOperation = JsonObject & OperationWithParameters<JsonParameter>;
 
 export function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -39,23 +49,7 @@ export function loadBundle(url: URL) {
 
   /** Follows local `$ref`s (`#/components/...`) until the node is no reference; sibling keywords are dropped. */
   function resolve(node: Json | undefined): Json | undefined {
-    let current = node;
-    const seen = new Set<string>();
-    for (let ref = refOf(current); ref !== undefined; ref = refOf(current)) {
-      if (!ref.startsWith("#/") || seen.has(ref)) {
-        throw new Error(`bad reference: ${ref}`);
-      }
-      seen.add(ref);
-      let target: Json | undefined = spec;
-      for (const token of ref.slice(2).split("/")) {
-        target = child(target, token.replaceAll("~1", "/").replaceAll("~0", "~"));
-      }
-      if (target === undefined) {
-        throw new Error(`unresolved reference: ${ref}`);
-      }
-      current = target;
-    }
-    return current;
+    return dereference(spec, node);
   }
 
   /** Walks `keys` down from `node`, resolving references on the way; throws when a key is missing. */
@@ -127,23 +121,7 @@ export function loadBundle(url: URL) {
 
   /** Every operation of `paths`, or of another path map such as `webhooks`. */
   function operationsOf(pathMap: JsonObject): Operation[] {
-    const found: Operation[] = [];
-    for (const [path, rawItem] of Object.entries(pathMap)) {
-      const item = resolve(rawItem);
-      if (!isObject(item)) {
-        continue;
-      }
-      const shared = Array.isArray(item.parameters) ? item.parameters : [];
-      for (const method of methods) {
-        const operation = resolve(item[method]);
-        if (isObject(operation)) {
-          const own = Array.isArray(operation.parameters) ? operation.parameters : [];
-          const parameters = [...shared, ...own].map((p) => resolve(p)).filter(isObject);
-          found.push({ method, path, operation, parameters });
-        }
-      }
-    }
-    return found;
+    return walkOperations(spec, pathMap as PathMap<JsonOperation, JsonParameter>);
   }
 
   /** Every operation of the bundle's `paths`. */

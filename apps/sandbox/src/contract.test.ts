@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServiceSpecName } from "./spec/spec-bundle.ts";
-import { HTTP_METHODS, loadSpecBundle } from "./spec/spec-bundle.ts";
+import { documentOperations, loadSpecBundle } from "./spec/spec-bundle.ts";
 import type { ForumClient, InboxClient, TestSandbox } from "./testing/test-sandbox.ts";
 import {
   expectData,
@@ -61,14 +61,11 @@ async function exhaustedForum(): Promise<ForumClient> {
 const UNREACHABLE = new Set(["GET /v0/webhooks/{webhook_id} 400", "DELETE /v0/webhooks/{webhook_id} 400"]);
 
 function documentedStatuses(service: ServiceSpecName): string[] {
-  const document = loadSpecBundle(service);
-  return Object.entries(document.paths).flatMap(([path, item]) =>
-    HTTP_METHODS.flatMap((method) =>
-      Object.keys(item[method]?.responses ?? {})
-        .filter((status) => status !== "500")
-        .map((status) => `${method.toUpperCase()} ${path} ${status}`)
-        .filter((entry) => !UNREACHABLE.has(entry)),
-    ),
+  return documentOperations(loadSpecBundle(service)).flatMap(({ path, method, operation }) =>
+    Object.keys(operation.responses)
+      .filter((status) => status !== "500")
+      .map((status) => `${method.toUpperCase()} ${path} ${status}`)
+      .filter((entry) => !UNREACHABLE.has(entry)),
   );
 }
 

@@ -1,3 +1,11 @@
+import {
+  type OperationMethod,
+  type ParameterIdentity,
+  type ParameterList,
+  type PathItem as WalkerPathItem,
+  walkOperations,
+} from "@pigeonhole/openapi-walker";
+
 /** The few parts of an OpenAPI 3.1 document the docs build reads and writes. */
 export interface OpenAPIDocument {
   info: { title: string; version: string };
@@ -6,11 +14,13 @@ export interface OpenAPIDocument {
   [key: string]: unknown;
 }
 
-export type PathItem = Record<string, unknown>;
+/** A path item: its operations, and the fields (summary, servers, ...) the docs leave to the renderer. */
+export type PathItem = WalkerPathItem<Operation, ParameterIdentity> & { [key: string]: unknown };
 
 export interface Operation {
   operationId?: string;
   summary?: string;
+  parameters?: ParameterList<ParameterIdentity>;
   "x-codeSamples"?: CodeSample[];
   [key: string]: unknown;
 }
@@ -22,11 +32,9 @@ export interface CodeSample {
   source: string;
 }
 
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
-
 export interface OperationEntry {
   operationId: string;
-  method: (typeof HTTP_METHODS)[number];
+  method: OperationMethod;
   /** The path (`/v0/inboxes`) or, for a webhook, its event name (`message.received`). */
   key: string;
   kind: "path" | "webhook";
@@ -35,18 +43,9 @@ export interface OperationEntry {
 
 /** Every operation with an operationId, paths first then webhooks, in document order. */
 export function listOperations(document: OpenAPIDocument): OperationEntry[] {
-  const entries: OperationEntry[] = [];
-  const collect = (items: Record<string, PathItem> | undefined, kind: OperationEntry["kind"]) => {
-    for (const [key, item] of Object.entries(items ?? {})) {
-      for (const method of HTTP_METHODS) {
-        const operation = item[method] as Operation | undefined;
-        if (operation?.operationId) {
-          entries.push({ operationId: operation.operationId, method, key, kind, operation });
-        }
-      }
-    }
-  };
-  collect(document.paths, "path");
-  collect(document.webhooks, "webhook");
-  return entries;
+  const collect = (items: Record<string, PathItem> | undefined, kind: OperationEntry["kind"]): OperationEntry[] =>
+    walkOperations(document, items).flatMap(({ path, method, operation }) =>
+      operation.operationId ? [{ operationId: operation.operationId, method, key: path, kind, operation }] : [],
+    );
+  return [...collect(document.paths, "path"), ...collect(document.webhooks, "webhook")];
 }

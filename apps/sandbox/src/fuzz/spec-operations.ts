@@ -1,5 +1,5 @@
 import type { JsonSchema, OpenApiDocument, ParameterObject, ServiceSpecName } from "../spec/spec-bundle.ts";
-import { HTTP_METHODS, loadSpecBundle, resolveParameter } from "../spec/spec-bundle.ts";
+import { documentOperations, loadSpecBundle } from "../spec/spec-bundle.ts";
 
 /** How a resource made by a create operation is found again. */
 export type ReadBack =
@@ -49,38 +49,23 @@ export const templatePattern = (template: string): RegExp =>
  */
 export function loadServiceModel(service: ServiceSpecName): ServiceModel {
   const document = loadSpecBundle(service);
-  const getPaths = Object.entries(document.paths)
-    .filter(([, item]) => item.get)
-    .map(([path]) => path);
-  const operations: FuzzOperation[] = [];
-  for (const [path, item] of Object.entries(document.paths)) {
-    const pathMethods = HTTP_METHODS.filter((method) => item[method]).map((method) => method.toUpperCase());
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!operation) {
-        continue;
-      }
-      const byKey = new Map<string, ParameterObject>();
-      for (const entry of [...(item.parameters ?? []), ...(operation.parameters ?? [])]) {
-        const parameter = resolveParameter(document, entry);
-        byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-      }
-      const parameters = [...byKey.values()];
-      const jsonBody = operation.requestBody?.content["application/json"];
-      operations.push({
-        service,
-        operationId: operation.operationId,
-        method: method.toUpperCase(),
-        path,
-        pathParameters: parameters.filter((p) => p.in === "path"),
-        queryParameters: parameters.filter((p) => p.in === "query"),
-        headerParameters: parameters.filter((p) => p.in === "header"),
-        body: jsonBody ? { schema: jsonBody.schema, required: operation.requestBody?.required ?? false } : null,
-        pathMethods,
-        readBack: method === "post" ? readBackOf(path, getPaths) : null,
-      });
-    }
-  }
+  const walked = documentOperations(document);
+  const getPaths = walked.filter(({ method }) => method === "get").map(({ path }) => path);
+  const operations = walked.map(({ path, method, operation, parameters }): FuzzOperation => {
+    const jsonBody = operation.requestBody?.content["application/json"];
+    return {
+      service,
+      operationId: operation.operationId,
+      method: method.toUpperCase(),
+      path,
+      pathParameters: parameters.filter((p) => p.in === "path"),
+      queryParameters: parameters.filter((p) => p.in === "query"),
+      headerParameters: parameters.filter((p) => p.in === "header"),
+      body: jsonBody ? { schema: jsonBody.schema, required: operation.requestBody?.required ?? false } : null,
+      pathMethods: walked.filter((other) => other.path === path).map((other) => other.method.toUpperCase()),
+      readBack: method === "post" ? readBackOf(path, getPaths) : null,
+    };
+  });
   return { service, document, operations };
 }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestSandbox } from "../testing/test-sandbox.ts";
 import { expectData, responseValidator, startTestSandbox } from "../testing/test-sandbox.ts";
 import type { ServiceSpecName } from "./spec-bundle.ts";
-import { HTTP_METHODS, loadSpecBundle, resolveParameter } from "./spec-bundle.ts";
+import { documentOperations, loadSpecBundle } from "./spec-bundle.ts";
 
 // Integer query parameters over real HTTP: every value is either exactly what was written, within the spec's
 // documented range, or a 400 in the service's envelope; never a 500, and never a silently rounded number.
@@ -109,20 +109,12 @@ describe("the specs", () => {
   it("give every integer parameter of both APIs a maximum that a double holds exactly", () => {
     let checked = 0;
     for (const service of ["inbox", "forum"] as const) {
-      const document = loadSpecBundle(service);
-      for (const [path, item] of Object.entries(document.paths)) {
-        for (const method of HTTP_METHODS) {
-          const operation = item[method];
-          for (const entry of [...(item.parameters ?? []), ...(operation?.parameters ?? [])]) {
-            const parameter = resolveParameter(document, entry);
-            if (!operation || parameter.schema.type !== "integer") {
-              continue;
-            }
-            const where = `${service} ${method} ${path} ${parameter.name}`;
-            expect(typeof parameter.schema.maximum, where).toBe("number");
-            expect(Number.isSafeInteger(parameter.schema.maximum), where).toBe(true);
-            checked += 1;
-          }
+      for (const { path, method, parameters } of documentOperations(loadSpecBundle(service))) {
+        for (const parameter of parameters.filter((p) => p.schema.type === "integer")) {
+          const where = `${service} ${method} ${path} ${parameter.name}`;
+          expect(typeof parameter.schema.maximum, where).toBe("number");
+          expect(Number.isSafeInteger(parameter.schema.maximum), where).toBe(true);
+          checked += 1;
         }
       }
     }

@@ -2,7 +2,7 @@ import type { ValidateFunction } from "ajv";
 import { createSpecAjv, detachSchema } from "./ajv.ts";
 import { findNonDecimalInteger } from "./decimal-integer.ts";
 import type { HttpMethod, JsonSchema, OpenApiDocument, ParameterObject } from "./spec-bundle.ts";
-import { HTTP_METHODS, pointerSegment, resolveParameter } from "./spec-bundle.ts";
+import { documentOperations, pointerSegment } from "./spec-bundle.ts";
 import type { IssueLocation, ValidationIssue } from "./validation-issue.ts";
 import { selectIssue } from "./validation-issue.ts";
 
@@ -47,17 +47,6 @@ function parameterSchema(parameters: ParameterObject[], documentId: string): Jso
   };
 }
 
-function mergeParameters(document: OpenApiDocument, ...lists: (unknown[] | undefined)[]): ParameterObject[] {
-  const byKey = new Map<string, ParameterObject>();
-  for (const list of lists) {
-    for (const entry of list ?? []) {
-      const parameter = resolveParameter(document, entry as ParameterObject);
-      byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-    }
-  }
-  return [...byKey.values()];
-}
-
 /**
  * Compiles validators for every operation under `paths` of a bundled spec: path, query and header parameters (query
  * strings coerced to the declared types, integers only from decimal digits, defaults applied) and the JSON request
@@ -68,80 +57,73 @@ export function compileSpecOperations(document: OpenApiDocument, documentId: str
   const parameterAjv = createSpecAjv(document, documentId, { coerceTypes: true, useDefaults: true });
   const operations: SpecOperation[] = [];
 
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!operation) {
-        continue;
-      }
-      const parameters = mergeParameters(document, item.parameters, operation.parameters);
-      const groups: ParameterGroup[] = (["path", "query", "header"] as const).map((location) => {
-        const inLocation = parameters.filter((p) => p.in === location);
-        return {
-          location,
-          parameters: inLocation,
-          validate: parameterAjv.compile(parameterSchema(inLocation, documentId)),
-        };
-      });
-      const requestBody = operation.requestBody;
-      const bodySchemaRef = `${documentId}#/paths/${pointerSegment(path)}/${method}/requestBody/content/application~1json/schema`;
-      const validateBody = requestBody?.content["application/json"] ? bodyAjv.compile({ $ref: bodySchemaRef }) : null;
-      const bodyHint =
-        (requestBody?.content["application/json"]?.schema.description as string | undefined) ?? "Send a JSON body.";
+  for (const { path, method, operation, parameters } of documentOperations(document)) {
+    const groups: ParameterGroup[] = (["path", "query", "header"] as const).map((location) => {
+      const inLocation = parameters.filter((p) => p.in === location);
+      return {
+        location,
+        parameters: inLocation,
+        validate: parameterAjv.compile(parameterSchema(inLocation, documentId)),
+      };
+    });
+    const requestBody = operation.requestBody;
+    const bodySchemaRef = `${documentId}#/paths/${pointerSegment(path)}/${method}/requestBody/content/application~1json/schema`;
+    const validateBody = requestBody?.content["application/json"] ? bodyAjv.compile({ $ref: bodySchemaRef }) : null;
+    const bodyHint =
+      (requestBody?.content["application/json"]?.schema.description as string | undefined) ?? "Send a JSON body.";
 
-      operations.push({
-        operationId: operation.operationId,
-        method,
-        path,
-        validate(request) {
-          const values: Record<Exclude<IssueLocation, "body">, Record<string, unknown>> = {
-            path: { ...request.path },
-            query: { ...request.query },
-            header: {},
-          };
-          for (const parameter of groups[2]?.parameters ?? []) {
-            const value = request.header(parameter.name);
-            if (value !== undefined) {
-              values.header[parameter.name] = value;
-            }
+    operations.push({
+      operationId: operation.operationId,
+      method,
+      path,
+      validate(request) {
+        const values: Record<Exclude<IssueLocation, "body">, Record<string, unknown>> = {
+          path: { ...request.path },
+          query: { ...request.query },
+          header: {},
+        };
+        for (const parameter of groups[2]?.parameters ?? []) {
+          const value = request.header(parameter.name);
+          if (value !== undefined) {
+            values.header[parameter.name] = value;
           }
-          for (const group of groups) {
-            const data = values[group.location];
-            const nonDecimal = findNonDecimalInteger(group.location, group.parameters, data);
-            if (nonDecimal) {
-              return { ok: false, issue: nonDecimal };
-            }
-            if (!group.validate(data)) {
-              const first = group.validate.errors?.[0];
-              const parameter = group.parameters.find((p) => first && first.instancePath === `/${p.name}`);
-              const hint = parameter?.description ?? "Check the parameters of this operation.";
-              return { ok: false, issue: selectIssue(group.validate.errors ?? [], group.location, null, hint) };
-            }
+        }
+        for (const group of groups) {
+          const data = values[group.location];
+          const nonDecimal = findNonDecimalInteger(group.location, group.parameters, data);
+          if (nonDecimal) {
+            return { ok: false, issue: nonDecimal };
           }
-          if (request.body === undefined) {
-            if (requestBody?.required) {
-              return {
-                ok: false,
-                issue: {
-                  location: "body",
-                  field: null,
-                  code: "REQUIRED",
-                  keyword: "required",
-                  message: "A JSON request body is required.",
-                  hint: bodyHint,
-                },
-              };
-            }
-          } else if (validateBody && !validateBody(request.body)) {
-            return { ok: false, issue: selectIssue(validateBody.errors ?? [], "body", null, bodyHint) };
+          if (!group.validate(data)) {
+            const first = group.validate.errors?.[0];
+            const parameter = group.parameters.find((p) => first && first.instancePath === `/${p.name}`);
+            const hint = parameter?.description ?? "Check the parameters of this operation.";
+            return { ok: false, issue: selectIssue(group.validate.errors ?? [], group.location, null, hint) };
           }
-          return {
-            ok: true,
-            request: { path: values.path, query: values.query, headers: values.header, body: request.body },
-          };
-        },
-      });
-    }
+        }
+        if (request.body === undefined) {
+          if (requestBody?.required) {
+            return {
+              ok: false,
+              issue: {
+                location: "body",
+                field: null,
+                code: "REQUIRED",
+                keyword: "required",
+                message: "A JSON request body is required.",
+                hint: bodyHint,
+              },
+            };
+          }
+        } else if (validateBody && !validateBody(request.body)) {
+          return { ok: false, issue: selectIssue(validateBody.errors ?? [], "body", null, bodyHint) };
+        }
+        return {
+          ok: true,
+          request: { path: values.path, query: values.query, headers: values.header, body: request.body },
+        };
+      },
+    });
   }
   return operations;
 }

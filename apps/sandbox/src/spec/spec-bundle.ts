@@ -2,6 +2,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
+import {
+  type PathItem as OpenApiPathItem,
+  type OperationMethod,
+  type Reference,
+  type WalkedOperation,
+  walkOperations,
+} from "./openapi-walker.ts";
+
+export { pointerSegment, resolvePointer } from "./openapi-walker.ts";
+
 export type ServiceSpecName = "inbox" | "forum";
 
 /** The parts of an OpenAPI 3.1 document the sandbox reads. */
@@ -11,10 +21,9 @@ export interface OpenApiDocument {
   components?: Record<string, Record<string, unknown>>;
 }
 
-export const HTTP_METHODS = ["get", "put", "post", "delete", "patch"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+export type HttpMethod = OperationMethod;
 
-export type PathItem = { parameters?: ParameterOrRef[] } & { [M in HttpMethod]?: OperationObject };
+export type PathItem = OpenApiPathItem<OperationObject, ParameterObject>;
 
 export interface OperationObject {
   operationId: string;
@@ -31,8 +40,11 @@ export interface ParameterObject {
   schema: JsonSchema;
 }
 
-export type ParameterOrRef = ParameterObject | { $ref: string };
+export type ParameterOrRef = ParameterObject | Reference;
 export type JsonSchema = Record<string, unknown>;
+
+/** One operation of a bundled spec, with the parameters of its path item merged in and resolved. */
+export type DocumentOperation = WalkedOperation<OperationObject, ParameterObject>;
 
 /**
  * The bundled spec of a service. The published package carries copies in `dist/specs/` (see
@@ -46,25 +58,7 @@ export function loadSpecBundle(name: ServiceSpecName): OpenApiDocument {
   return JSON.parse(readFileSync(file, "utf8")) as OpenApiDocument;
 }
 
-/** Follows a local `#/...` JSON pointer inside the document. */
-export function resolvePointer(document: unknown, ref: string): unknown {
-  if (!ref.startsWith("#/")) {
-    throw new Error(`Only local references are supported, not ${ref}.`);
-  }
-  let node: unknown = document;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (node === null || typeof node !== "object" || !(key in node)) {
-      throw new Error(`Reference ${ref} does not resolve.`);
-    }
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
+/** Every operation under `paths` of a bundled spec, in document order. */
+export function documentOperations(document: OpenApiDocument): DocumentOperation[] {
+  return walkOperations(document, document.paths);
 }
-
-export function resolveParameter(document: OpenApiDocument, parameter: ParameterOrRef): ParameterObject {
-  return "$ref" in parameter ? (resolvePointer(document, parameter.$ref) as ParameterObject) : parameter;
-}
-
-/** Escapes a key for use in a JSON pointer. */
-export const pointerSegment = (key: string): string => key.replaceAll("~", "~0").replaceAll("/", "~1");
