@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # The tests use real programs from Debian's packages: Chromium for the browser tests (playwright-core never downloads
-# a browser) and curl for the docs' curl examples. Installs whichever is missing, and with CI=true all of them even
-# when present, so that CI proves each install step works on a machine that lacks the tool.
+# a browser), curl for the docs' curl examples and PostgreSQL's server for the server's tests on PostgreSQL. Installs
+# whichever is missing, and with CI=true all of them even when present, so that CI proves each install step works on
+# a machine that lacks the tool.
 set -euo pipefail
 
-# command to look for, then the Debian package that provides it
+# command or file to look for, then the Debian package that provides it. PostgreSQL's programs are in a folder per
+# major version, off PATH, so its file is a pattern.
 tools=(
   "${CHROMIUM_PATH:-/usr/bin/chromium}" chromium
   curl curl
+  "${POSTGRES_BIN_DIR:-/usr/lib/postgresql/*/bin}/initdb" postgresql
 )
+
+present() {
+  command -v "$1" >/dev/null 2>&1 || compgen -G "$1" >/dev/null
+}
 
 wanted=()
 for ((i = 0; i < ${#tools[@]}; i += 2)); do
-  if [ "${CI:-}" = "true" ] || ! command -v "${tools[i]}" >/dev/null 2>&1; then
+  if [ "${CI:-}" = "true" ] || ! present "${tools[i]}"; then
     wanted+=("${tools[i + 1]}")
   fi
 done
@@ -20,7 +27,7 @@ if [ ${#wanted[@]} -eq 0 ]; then
   exit 0
 fi
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "Missing ${wanted[*]} and no apt-get to install them: install them (for Chromium or Chrome elsewhere, set CHROMIUM_PATH)." >&2
+  echo "Missing ${wanted[*]} and no apt-get to install them: install them (for Chromium or Chrome elsewhere, set CHROMIUM_PATH; for PostgreSQL's server programs, POSTGRES_BIN_DIR)." >&2
   exit 1
 fi
 echo "› installing ${wanted[*]} from Debian's packages"
