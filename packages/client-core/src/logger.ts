@@ -18,3 +18,14 @@ export function redactHeaders(headers: Headers): Record<string, string> {
   });
   return out;
 }
+
+/** A request URL safe to log: query values named like credentials become "***" (a Request holds no user info). */
+export function redactUrl(url: string): string {
+  const parsed = new URL(url);
+  for (const name of new Set(parsed.searchParams.keys())) {
+    if (SENSITIVE.test(name)) {
+      parsed.searchParams.set(name, "***");
+    }
+  }
+  return parsed.href;
+}

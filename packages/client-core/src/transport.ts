@@ -1,7 +1,7 @@
 import { type Deadline, Deadlines } from "./deadlines.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
-import { type Logger, type LogLevel, redactHeaders } from "./logger.js";
-import { PendingRequest } from "./pending-request.js";
+import type { Hooks } from "./hooks.js";
+import { type Logger, type LogLevel, redactHeaders, redactUrl } from "./logger.js";
 import { retryDelay, shouldRetry } from "./retry.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -13,17 +13,17 @@ export const DEFAULT_MAX_RETRIES = 2;
  */
 export type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
-/**
- * What openapi-fetch's `createClient({ fetch })` calls, with the `Request` it built for one call (or, on the fast
- * path of `createApiClient`, a PendingRequest: the same URL and init, not yet made into a Request).
- */
-export type Transport = (input: Request, init?: Record<string, unknown>) => Promise<Response>;
+/** What openapi-fetch's `fetch` option calls, with the `Request` it built for one call. */
+export type Transport = (request: Request) => Promise<Response>;
 
 /** Waits `ms`; rejects early when `signal` (the caller's, if the call has one) aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** Options of a single call. openapi-fetch copies unknown init keys onto its Request, where the transport reads them. */
-export interface RequestOptions {
+/**
+ * Options of a single call. openapi-fetch copies unknown init keys onto its Request, where the transport reads them.
+ * A call's hooks run after the client's.
+ */
+export interface RequestOptions extends Hooks {
   /** Aborts the call, including any wait between retries; the call then rejects with `APIUserAbortError`. */
   signal?: AbortSignal | null;
   /** Milliseconds to wait for the response headers, per attempt. */
@@ -34,7 +34,7 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-export interface TransportOptions {
+export interface TransportOptions extends Hooks {
   /** Defaults to `globalThis.fetch`, looked up on each call so late polyfills and test spies are seen. */
   fetch?: Fetch | undefined;
   /** Per-attempt timeout in ms until the response headers arrive. */
@@ -47,6 +47,7 @@ export interface TransportOptions {
    */
   idempotencyHeader?: string | undefined;
   logger?: Logger | undefined;
+  /** Lowest level passed to the logger. Default "warn". */
   logLevel?: LogLevel | undefined;
   /** Waits between attempts; injectable so tests need not wait. Should reject when `signal` aborts. */
   sleep?: Sleep | undefined;
@@ -55,6 +56,8 @@ export interface TransportOptions {
 /** Methods that HTTP defines as safe to repeat. */
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 
+const LEVELS: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
+
 /**
  * A fetch with timeouts, retries and idempotency keys, for openapi-fetch's `fetch` option. It returns error
  * responses as they are; the clients turn them into exceptions.
@@ -62,35 +65,36 @@ const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
  * A request that repeats safely (an idempotent method, or one carrying an idempotency key) is retried on connection
  * errors, timeouts, 408, 409, 429 and 5xx. Any other write is retried only when the server cannot have acted on it
  * (408, 429, a refused connection), because repeating it could apply it twice.
+ *
+ * It logs each attempt and answer at debug, each retry at info, and at warn a call that ends without an answer or
+ * still failing once its retries are spent. URLs and headers are logged with their credentials redacted.
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const defaultTimeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS);
   const defaultMaxRetries = checkMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
-  // The transport logs retries at info and each request and response at debug; the default sink is the console.
-  // The default sink is reached via globalThis, which biome's noConsole does not flag.
+  // The default sink is the console, reached via globalThis, which biome's noConsole does not flag.
   const logger: Logger = options.logger ?? globalThis.console;
   const prefix = options.logger ? "" : "[pigeonhole] ";
-  const debug = options.logLevel === "debug";
-  const info = debug || options.logLevel === "info";
+  const level = LEVELS[options.logLevel ?? "warn"];
+  const debug = level <= LEVELS.debug;
+  const info = level <= LEVELS.info;
+  const warn = level <= LEVELS.warn;
+  const { onRequest, onResponse, onRetry, idempotencyHeader } = options;
   const sleep = options.sleep ?? defaultSleep;
-  const { idempotencyHeader } = options;
   const deadlines = new Deadlines();
 
-  return async function transport(input: Request | PendingRequest, ext?: Record<string, unknown>): Promise<Response> {
-    const pending = input instanceof PendingRequest ? input : undefined;
-    const request = pending ? undefined : (input as Request);
-    // A PendingRequest exists only when the caller passed no signal; a Request always has one.
-    const callerSignal = request?.signal;
-    if (callerSignal?.aborted) {
+  return async function transport(request: Request): Promise<Response> {
+    const callerSignal = request.signal;
+    if (callerSignal.aborted) {
       throw new APIUserAbortError({ cause: callerSignal.reason });
     }
     // Per-call options ride on the request object itself (see RequestOptions), so nothing is copied on the hot path.
-    const call = input as (Request | PendingRequest) & RequestOptions;
+    const call = request as Request & RequestOptions;
     const timeout = call.timeout === undefined ? defaultTimeout : checkTimeout(call.timeout);
     const maxRetries = call.maxRetries === undefined ? defaultMaxRetries : checkMaxRetries(call.maxRetries);
-    const { method, headers } = input;
-    // Log fields shared by every line about this call.
-    const about = (attempt: number) => ({ method, url: input.url, attempt });
+    const { method, headers } = request;
+    // Log fields shared by every line about this call; built only when a line is written.
+    const about = (attempt: number) => ({ method, url: redactUrl(request.url), attempt });
 
     let replayable = IDEMPOTENT_METHODS.has(method);
     if (idempotencyHeader !== undefined && method !== "GET" && method !== "HEAD") {
@@ -106,56 +110,57 @@ export function createTransport(options: TransportOptions = {}): Transport {
     for (let retry = 0; ; retry++) {
       const retriesLeft = maxRetries - retry;
       const attempt = new Attempt(callerSignal, deadlines, timeout);
-      let send: () => Promise<Response>;
-      let sentHeaders: Headers;
-      if (pending) {
-        // Made only for the runtime's own fetch (see createApiClient), so it is sent with that; a retry sends the
-        // same init again.
-        sentHeaders = headers;
-        const init = { ...pending.init, ...ext, headers, signal: attempt.signal };
-        send = () => fetch(pending.url, init);
-      } else {
-        // A body can be read once, so while retries remain a copy is sent and the original kept for the next
-        // attempt; the last attempt, or a request without a body, sends the original.
-        const original = request as Request;
-        const copy = retriesLeft > 0 && original.body !== null ? original.clone() : original;
-        sentHeaders = copy.headers;
-        const init = ext === undefined ? { signal: attempt.signal } : { ...ext, signal: attempt.signal };
-        send = () => (options.fetch ?? fetch)(copy, init);
-      }
+      // A body can be read once, so while retries remain a copy is sent and the original kept for the next
+      // attempt; the last attempt, or a request without a body, sends the original.
+      const sent = retriesLeft > 0 && request.body !== null ? request.clone() : request;
       if (debug) {
-        logger.debug(`${prefix}request`, { ...about(retry + 1), timeout, headers: redactHeaders(sentHeaders) });
+        logger.debug(`${prefix}request`, { ...about(retry + 1), timeout, headers: redactHeaders(sent.headers) });
+      }
+      if (onRequest || call.onRequest) {
+        const started = { request: sent, attempt: retry + 1 };
+        onRequest?.(started);
+        call.onRequest?.(started);
       }
 
       let response: Response | undefined;
-      let reason: string | number | undefined;
+      // Set on every path that reaches the retry below: by the failed attempt, or by the answer to retry.
+      let reason!: number | APIConnectionError;
       try {
         // Inside the try, so a fetch that throws rather than rejects is handled the same way.
-        response = await send();
+        response = await (options.fetch ?? fetch)(sent, { signal: attempt.signal });
       } catch (error) {
         attempt.end();
-        if (callerSignal?.aborted) {
+        if (callerSignal.aborted) {
           throw new APIUserAbortError({ cause: callerSignal.reason });
         }
         const failure = attempt.timedOut
           ? new APIConnectionTimeoutError({ message: `Request timed out after ${timeout} ms.`, cause: error })
           : new APIConnectionError({ cause: error });
         if (retriesLeft <= 0 || !(replayable || isConnectionRefused(error))) {
+          if (warn) {
+            logger.warn(`${prefix}no response`, { ...about(retry + 1), reason: failure.name, error: failure.message });
+          }
           throw failure;
         }
-        reason = failure.name;
+        reason = failure;
       }
       if (response) {
         // The timeout covers the wait for headers only; a caller abort still reaches the body of the response.
         attempt.stopTimer();
+        const requestId = requestIdOf(response);
         if (debug) {
-          logger.debug(`${prefix}response`, {
-            ...about(retry + 1),
-            status: response.status,
-            requestId: requestIdOf(response),
-          });
+          logger.debug(`${prefix}response`, { ...about(retry + 1), status: response.status, requestId });
         }
-        if (retriesLeft <= 0 || !shouldRetry(response) || !(replayable || notProcessed(response))) {
+        if (onResponse || call.onResponse) {
+          const answered = { request: sent, response, attempt: retry + 1, requestId };
+          onResponse?.(answered);
+          call.onResponse?.(answered);
+        }
+        const retryable = shouldRetry(response);
+        if (retriesLeft <= 0 || !retryable || !(replayable || notProcessed(response))) {
+          if (warn && retryable && retry > 0) {
+            logger.warn(`${prefix}gave up retrying`, { ...about(retry + 1), status: response.status, requestId });
+          }
           return response;
         }
         attempt.end();
@@ -164,17 +169,21 @@ export function createTransport(options: TransportOptions = {}): Transport {
         reason = response.status;
       }
       const delay = retryDelay({ attempt: retry, headers: response?.headers });
+      const requestId = response ? requestIdOf(response) : null;
       if (info) {
         logger.info(`${prefix}retrying request`, {
           ...about(retry + 1),
-          reason,
-          requestId: response && requestIdOf(response),
+          reason: typeof reason === "number" ? reason : reason.name,
+          requestId,
           delayMs: delay,
         });
       }
+      const retrying = { request, attempt: retry + 1, delay, reason, requestId };
+      onRetry?.(retrying);
+      call.onRetry?.(retrying);
       await pause(sleep, delay, callerSignal);
     }
-  } as Transport;
+  };
 }
 
 /** One attempt's signal: aborts on the caller's abort or when the timeout fires. */
@@ -182,17 +191,17 @@ class Attempt {
   readonly signal: AbortSignal;
   timedOut = false;
   readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal | undefined;
+  readonly #callerSignal: AbortSignal;
   readonly #deadlines: Deadlines;
   readonly #deadline: Deadline;
   // A plain listener rather than AbortSignal.any, which costs several microseconds per call in Node. The caller's
   // signal here is the Request's own, which lives no longer than the call, so the listener can stay after success.
-  readonly #forward = () => this.#controller.abort(this.#callerSignal?.reason);
+  readonly #forward = () => this.#controller.abort(this.#callerSignal.reason);
 
-  constructor(callerSignal: AbortSignal | undefined, deadlines: Deadlines, ms: number) {
+  constructor(callerSignal: AbortSignal, deadlines: Deadlines, ms: number) {
     this.#callerSignal = callerSignal;
     this.signal = this.#controller.signal;
-    callerSignal?.addEventListener("abort", this.#forward, { once: true });
+    callerSignal.addEventListener("abort", this.#forward, { once: true });
     this.#deadlines = deadlines;
     this.#deadline = deadlines.start(ms, () => {
       this.timedOut = true;
@@ -207,7 +216,7 @@ class Attempt {
   /** Stops the timer and the forwarding of the caller's abort; this attempt is over. */
   end(): void {
     this.#deadlines.clear(this.#deadline);
-    this.#callerSignal?.removeEventListener("abort", this.#forward);
+    this.#callerSignal.removeEventListener("abort", this.#forward);
   }
 }
 

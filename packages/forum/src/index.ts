@@ -1,4 +1,11 @@
-export type { Logger, LogLevel, Paginator } from "@pigeonhole/client-core";
+export type {
+  Logger,
+  LogLevel,
+  Paginator,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+} from "@pigeonhole/client-core";
 export type * from "@pigeonhole/forum-types";
 export {
   createForumClient,

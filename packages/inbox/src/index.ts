@@ -1,4 +1,12 @@
-export type { Logger, LogLevel, Paginator, RequestOptions } from "@pigeonhole/client-core";
+export type {
+  Logger,
+  LogLevel,
+  Paginator,
+  RequestEvent,
+  RequestOptions,
+  ResponseEvent,
+  RetryEvent,
+} from "@pigeonhole/client-core";
 export type * from "@pigeonhole/inbox-types";
 export { createInboxClient, type InboxClient, type InboxClientOptions } from "./client.js";
 export {
