@@ -5,7 +5,7 @@ import { type ClientOptions, createApiClient, type ServiceDefinition } from "./c
 import { APIConnectionTimeoutError, APIUserAbortError, PigeonholeError } from "./errors.js";
 import type { RetryEvent } from "./hooks.js";
 import { type OffsetPage, offsetCursor, type TokenPage, tokenCursor } from "./list-pages.js";
-import type { Logger } from "./logger.js";
+import { createLogger, type Logger } from "./logger.js";
 
 // A two-path API in the shape openapi-typescript generates.
 interface Thing {
@@ -456,7 +456,7 @@ describe("logging", () => {
       [new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }), unavailable()],
       () => Response.json({ id: "t" }),
     );
-    const client = tokenClient({ apiKey: secret, fetch, logger, logLevel: "debug" });
+    const client = tokenClient({ apiKey: secret, fetch, logger: createLogger("debug", logger) });
     await client.get("/v1/things/{id}", { params: { path: { id: "t" } } });
     await client.post("/v1/things", { body: { name: "x" } });
     expect(lines.length).toBeGreaterThan(6);
@@ -474,7 +474,12 @@ describe("logging at the default level", () => {
     };
     const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
     const { fetch } = fakeFetch([503, 503, 503, new TypeError("fetch failed")]);
-    const client = tokenClient({ apiKey: secret, baseUrl: "https://things.test", fetch, logger });
+    const client = tokenClient({
+      apiKey: secret,
+      baseUrl: "https://things.test",
+      fetch,
+      logger: createLogger(undefined, logger),
+    });
     await expect(client.get("/v1/things")).rejects.toMatchObject({ status: 503 });
     await expect(client.post("/v1/things", { body: { name: secret } })).resolves.toEqual({});
     await expect(

@@ -11,7 +11,6 @@ import { PigeonholeError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
 import type { PageCursor } from "./list-pages.js";
 import { pageItems } from "./list-pages.js";
-import type { Logger, LogLevel } from "./logger.js";
 import { paginate } from "./pagination.js";
 import type { ApiCalls, ClientMethod } from "./path-types.js";
 import { createTransport, type Fetch, type RequestOptions, type TransportOptions } from "./transport.js";
@@ -34,13 +33,11 @@ export interface ClientOptions extends Hooks {
   timeout?: number | undefined;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number | undefined;
-  /** Receives the log lines; defaults to the console. Authorization and other credentials are always redacted. */
-  logger?: Logger | undefined;
   /**
-   * Lowest level passed to the logger: "debug" (each attempt and answer), "info" (each retry), "warn" (a call that
-   * got no answer, or still failed once its retries were spent), "error" or "off". Default "warn".
+   * Logs the client's calls: pass `createLogger()` (optionally with a level and a sink). Without it the client logs
+   * nothing. Credentials are always redacted.
    */
-  logLevel?: LogLevel | undefined;
+  logger?: Hooks | undefined;
 }
 
 /** How one service differs: its environment, its address, its paging style, its idempotency header and its errors. */
@@ -96,7 +93,7 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     );
   }
   const baseUrl = options.baseUrl ?? readEnv(service.baseUrlEnv) ?? service.defaultBaseUrl;
-  if (!isAbsoluteUrl(baseUrl)) {
+  if (!URL.canParse(baseUrl)) {
     throw new PigeonholeError(
       `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an absolute URL such as ${service.defaultBaseUrl}.`,
     );
@@ -114,8 +111,8 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
   });
   const loose = http as unknown as Record<Uppercase<ClientMethod>, LooseMethod>;
   const toError = service.errors.fromResponse;
-  // What `use()` added, so that `withOptions()` can hand it on.
-  const middlewares: Middleware[] = [];
+  // What `use()` added, in order, so that `withOptions()` can hand it on.
+  const middlewares = new Set<Middleware>();
 
   /**
    * A per-call `fetch` replaces the transport in openapi-fetch, so it is wrapped in one of its own: the call keeps
@@ -132,15 +129,14 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
       send(method.toUpperCase() as Uppercase<ClientMethod>, path, init),
     use(...middleware: Middleware[]) {
       http.use(...middleware);
-      middlewares.push(...middleware.filter(Boolean));
+      for (const m of middleware) {
+        middlewares.add(m);
+      }
     },
     eject(...middleware: Middleware[]) {
       http.eject(...middleware);
       for (const m of middleware) {
-        const i = middlewares.indexOf(m);
-        if (i !== -1) {
-          middlewares.splice(i, 1);
-        }
+        middlewares.delete(m);
       }
     },
     withOptions(overrides: ClientOptions) {
@@ -171,13 +167,4 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     client[name] = (path: string, init?: LooseInit) => unwrap(send(method, path, init), toError);
   }
   return client as unknown as ApiClient<Paths, TPage, Options>;
-}
-
-function isAbsoluteUrl(url: string): boolean {
-  try {
-    new URL(url);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -17,9 +17,9 @@ export {
   type ErrorClass,
   PigeonholeError,
 } from "./errors.js";
-export type { Hooks, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
+export type { GiveUpEvent, Hooks, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
 export { type OffsetPage, offsetCursor, type PageCursor, type TokenPage, tokenCursor } from "./list-pages.js";
-export type { Logger, LogLevel } from "./logger.js";
+export { createLogger, type Logger, type LogLevel } from "./logger.js";
 export { type PaginateOptions, type Paginator, paginate } from "./pagination.js";
 export type {
   ApiCalls,

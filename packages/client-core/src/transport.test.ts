@@ -1,8 +1,8 @@
 import { fakeFetch, type Step } from "@pigeonhole/fake-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
-import type { RetryEvent } from "./hooks.js";
-import type { Logger } from "./logger.js";
+import type { GiveUpEvent, RetryEvent } from "./hooks.js";
+import { createLogger, type Logger } from "./logger.js";
 import { createTransport, type RequestOptions, type TransportOptions } from "./transport.js";
 
 const URL_BASE = "https://api.pigeonhole.test/v0";
@@ -478,8 +478,7 @@ describe("logging", () => {
   it("logs each attempt at debug and each retry at info", async () => {
     const { lines, logger } = recordingLogger();
     const { transport } = setup([new Response(null, { status: 503, headers: { "x-request-id": "req_1" } })], {
-      logger,
-      logLevel: "debug",
+      logger: createLogger("debug", logger),
     });
     await transport(get());
     expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual([
@@ -492,11 +491,11 @@ describe("logging", () => {
     expect(lines[2]?.data).toMatchObject({ method: "GET", attempt: 1, reason: 503, requestId: "req_1" });
   });
 
-  it("logs retries at info, and to the console with a prefix when no logger is given", async () => {
+  it("logs retries at info, and to the console with a prefix when no sink is given", async () => {
     const info = vi.spyOn(globalThis.console, "info").mockImplementation(() => undefined);
     const debug = vi.spyOn(globalThis.console, "debug").mockImplementation(() => undefined);
     try {
-      const { transport } = setup([503], { logLevel: "info" });
+      const { transport } = setup([503], { logger: createLogger("info") });
       await transport(get());
       expect(info).toHaveBeenCalledTimes(1);
       expect(info.mock.calls[0]?.[0]).toBe("[pigeonhole] retrying request");
@@ -507,9 +506,27 @@ describe("logging", () => {
     }
   });
 
+  it("logs nothing without a logger, even when a call fails for good", async () => {
+    const spies = (["debug", "info", "warn", "error"] as const).map((level) =>
+      vi.spyOn(globalThis.console, level).mockImplementation(() => undefined),
+    );
+    try {
+      const { transport } = setup([503, 503, 503, new TypeError("fetch failed")]);
+      expect((await transport(get())).status).toBe(503);
+      await expect(transport(post({ n: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
+      for (const spy of spies) {
+        expect(spy).not.toHaveBeenCalled();
+      }
+    } finally {
+      for (const spy of spies) {
+        spy.mockRestore();
+      }
+    }
+  });
+
   it("logs nothing at the default level when a retry succeeds", async () => {
     const { lines, logger } = recordingLogger();
-    const { transport } = setup([503], { logger });
+    const { transport } = setup([503], { logger: createLogger(undefined, logger) });
     await transport(get());
     expect(lines).toEqual([]);
   });
@@ -517,12 +534,14 @@ describe("logging", () => {
   it("warns at the default level when the retries are spent, or a call gets no answer", async () => {
     const { lines, logger } = recordingLogger();
     const exhausted = setup([503, 503, new Response(null, { status: 503, headers: { "x-request-id": "req_3" } })], {
-      logger,
+      logger: createLogger(undefined, logger),
     });
     expect((await exhausted.transport(get())).status).toBe(503);
-    const dropped = setup([new TypeError("fetch failed", { cause: { code: "ECONNRESET" } })], { logger });
+    const dropped = setup([new TypeError("fetch failed", { cause: { code: "ECONNRESET" } })], {
+      logger: createLogger(undefined, logger),
+    });
     await expect(dropped.transport(post({ n: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
-    const timedOut = setup([hang, hang], { logger, timeout: 10, maxRetries: 1 });
+    const timedOut = setup([hang, hang], { logger: createLogger("warn", logger), timeout: 10, maxRetries: 1 });
     await expect(timedOut.transport(get())).rejects.toBeInstanceOf(APIConnectionTimeoutError);
     expect(lines).toEqual([
       {
@@ -557,7 +576,7 @@ describe("logging", () => {
 
   it("does not warn about an error answer that is not retried", async () => {
     const { lines, logger } = recordingLogger();
-    const { transport } = setup([404, 503], { logger, maxRetries: 0 });
+    const { transport } = setup([404, 503], { logger: createLogger("warn", logger), maxRetries: 0 });
     await transport(get());
     await transport(get());
     expect(lines).toEqual([]);
@@ -565,14 +584,14 @@ describe("logging", () => {
 
   it("redacts credentials in the logged URL", async () => {
     const { lines, logger } = recordingLogger();
-    const { transport } = setup([hang], { logger, timeout: 5, maxRetries: 0 });
+    const { transport } = setup([hang], { logger: createLogger("warn", logger), timeout: 5, maxRetries: 0 });
     await transport(get(`/inboxes?api_key=${SECRET}&limit=2`)).catch(() => undefined);
     expect(lines[0]?.data?.url).toBe(`${URL_BASE}/inboxes?api_key=***&limit=2`);
   });
 
   it("never logs the API key", async () => {
     const { lines, logger } = recordingLogger();
-    const { transport } = setup([503, new TypeError("fetch failed")], { logger, logLevel: "debug" });
+    const { transport } = setup([503, new TypeError("fetch failed")], { logger: createLogger("debug", logger) });
     await transport(
       post(
         { text: "hello" },
@@ -621,6 +640,23 @@ describe("hooks", () => {
     expect(retries[1]?.reason).toBeInstanceOf(APIConnectionError);
     expect(retries[1]?.delay).toBeGreaterThan(750);
     expect(retries[1]?.request.url).toBe(`${URL_BASE}/inboxes`);
+  });
+
+  it("reports the failure a call gives up on: spent retries, a write it cannot repeat, or no answer", async () => {
+    const given: string[] = [];
+    const onGiveUp = ({ attempt, reason, requestId }: GiveUpEvent) =>
+      given.push(`${attempt} ${typeof reason === "number" ? reason : reason.name} ${requestId}`);
+    const spent = setup([503, 503, new Response(null, { status: 503, headers: { "x-request-id": "req_9" } })], {
+      onGiveUp,
+    });
+    expect((await spent.transport(get())).status).toBe(503);
+    const write = setup([503], { onGiveUp });
+    expect((await write.transport(post({ n: 1 }))).status).toBe(503);
+    const dropped = setup([hang], { onGiveUp, timeout: 5, maxRetries: 0 });
+    await expect(dropped.transport(get())).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    const fine = setup([404], { onGiveUp });
+    expect((await fine.transport(get())).status).toBe(404);
+    expect(given).toEqual(["3 503 req_9", "1 503 null", "1 APIConnectionTimeoutError null"]);
   });
 
   it("reports no retry for a call that needs none", async () => {

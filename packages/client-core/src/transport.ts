@@ -1,7 +1,6 @@
-import { type Deadline, Deadlines } from "./deadlines.js";
+import { Deadlines } from "./deadlines.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
-import { type Logger, type LogLevel, redactHeaders, redactUrl } from "./logger.js";
 import { retryDelay, shouldRetry } from "./retry.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -46,17 +45,14 @@ export interface TransportOptions extends Hooks {
    * can recognise a retried write and apply it once.
    */
   idempotencyHeader?: string | undefined;
-  logger?: Logger | undefined;
-  /** Lowest level passed to the logger. Default "warn". */
-  logLevel?: LogLevel | undefined;
+  /** More hooks, told after the options' own: those of `createLogger()`. */
+  logger?: Hooks | undefined;
   /** Waits between attempts; injectable so tests need not wait. Should reject when `signal` aborts. */
   sleep?: Sleep | undefined;
 }
 
 /** Methods that HTTP defines as safe to repeat. */
 const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
-
-const LEVELS: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3, off: 4 };
 
 /**
  * A fetch with timeouts, retries and idempotency keys, for openapi-fetch's `fetch` option. It returns error
@@ -66,21 +62,15 @@ const LEVELS: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3,
  * errors, timeouts, 408, 409, 429 and 5xx. Any other write is retried only when the server cannot have acted on it
  * (408, 429, a refused connection), because repeating it could apply it twice.
  *
- * It logs each attempt and answer at debug, each retry at info, and at warn a call that ends without an answer or
- * still failing once its retries are spent. URLs and headers are logged with their credentials redacted.
+ * It tells the hooks of the options, then of the logger, then of the call about every attempt, answer, retry, and
+ * failure it gives up on.
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const defaultTimeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS);
   const defaultMaxRetries = checkMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
-  // The default sink is the console, reached via globalThis, which biome's noConsole does not flag.
-  const logger: Logger = options.logger ?? globalThis.console;
-  const prefix = options.logger ? "" : "[pigeonhole] ";
-  const level = LEVELS[options.logLevel ?? "warn"];
-  const debug = level <= LEVELS.debug;
-  const info = level <= LEVELS.info;
-  const warn = level <= LEVELS.warn;
-  const { onRequest, onResponse, onRetry, idempotencyHeader } = options;
+  const { idempotencyHeader } = options;
   const sleep = options.sleep ?? defaultSleep;
+  // One timer for the timeouts of every attempt in flight: a platform timer per attempt costs microseconds a call.
   const deadlines = new Deadlines();
 
   return async function transport(request: Request): Promise<Response> {
@@ -92,9 +82,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
     const call = request as Request & RequestOptions;
     const timeout = call.timeout === undefined ? defaultTimeout : checkTimeout(call.timeout);
     const maxRetries = call.maxRetries === undefined ? defaultMaxRetries : checkMaxRetries(call.maxRetries);
+    const hooks = [options, options.logger, call];
     const { method, headers } = request;
-    // Log fields shared by every line about this call; built only when a line is written.
-    const about = (attempt: number) => ({ method, url: redactUrl(request.url), attempt });
 
     let replayable = IDEMPOTENT_METHODS.has(method);
     if (idempotencyHeader !== undefined && method !== "GET" && method !== "HEAD") {
@@ -107,122 +96,81 @@ export function createTransport(options: TransportOptions = {}): Transport {
       replayable = true;
     }
 
-    for (let retry = 0; ; retry++) {
-      const retriesLeft = maxRetries - retry;
-      const attempt = new Attempt(callerSignal, deadlines, timeout);
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = maxRetries + 1 - attempt;
+      // This attempt's signal aborts on the caller's abort or when the timeout fires. A plain listener rather than
+      // AbortSignal.any, which costs several microseconds per call in Node. The caller's signal is the Request's
+      // own, which lives no longer than the call, so the listener can stay after a success.
+      const controller = new AbortController();
+      const forward = () => controller.abort(callerSignal.reason);
+      callerSignal.addEventListener("abort", forward, { once: true });
+      let timedOut = false;
+      const deadline = deadlines.start(timeout, () => {
+        timedOut = true;
+        controller.abort(new DOMException(`Request timed out after ${timeout} ms.`, "TimeoutError"));
+      });
+      /** This attempt is over: stops its timer and the forwarding of the caller's abort. */
+      const end = () => {
+        deadlines.clear(deadline);
+        callerSignal.removeEventListener("abort", forward);
+      };
       // A body can be read once, so while retries remain a copy is sent and the original kept for the next
       // attempt; the last attempt, or a request without a body, sends the original.
       const sent = retriesLeft > 0 && request.body !== null ? request.clone() : request;
-      if (debug) {
-        logger.debug(`${prefix}request`, { ...about(retry + 1), timeout, headers: redactHeaders(sent.headers) });
-      }
-      if (onRequest || call.onRequest) {
-        const started = { request: sent, attempt: retry + 1 };
-        onRequest?.(started);
-        call.onRequest?.(started);
-      }
+      notify(hooks, "onRequest", { request: sent, attempt });
 
       let response: Response | undefined;
       // Set on every path that reaches the retry below: by the failed attempt, or by the answer to retry.
       let reason!: number | APIConnectionError;
       try {
         // Inside the try, so a fetch that throws rather than rejects is handled the same way.
-        response = await (options.fetch ?? fetch)(sent, { signal: attempt.signal });
+        response = await (options.fetch ?? fetch)(sent, { signal: controller.signal });
       } catch (error) {
-        attempt.end();
+        end();
         if (callerSignal.aborted) {
           throw new APIUserAbortError({ cause: callerSignal.reason });
         }
-        const failure = attempt.timedOut
+        const failure = timedOut
           ? new APIConnectionTimeoutError({ message: `Request timed out after ${timeout} ms.`, cause: error })
           : new APIConnectionError({ cause: error });
         if (retriesLeft <= 0 || !(replayable || isConnectionRefused(error))) {
-          if (warn) {
-            logger.warn(`${prefix}no response`, { ...about(retry + 1), reason: failure.name, error: failure.message });
-          }
+          notify(hooks, "onGiveUp", { request: sent, attempt, reason: failure, requestId: null });
           throw failure;
         }
         reason = failure;
       }
+      const requestId = response ? response.headers.get("x-request-id") : null;
       if (response) {
         // The timeout covers the wait for headers only; a caller abort still reaches the body of the response.
-        attempt.stopTimer();
-        const requestId = requestIdOf(response);
-        if (debug) {
-          logger.debug(`${prefix}response`, { ...about(retry + 1), status: response.status, requestId });
-        }
-        if (onResponse || call.onResponse) {
-          const answered = { request: sent, response, attempt: retry + 1, requestId };
-          onResponse?.(answered);
-          call.onResponse?.(answered);
-        }
-        const retryable = shouldRetry(response);
-        if (retriesLeft <= 0 || !retryable || !(replayable || notProcessed(response))) {
-          if (warn && retryable && retry > 0) {
-            logger.warn(`${prefix}gave up retrying`, { ...about(retry + 1), status: response.status, requestId });
-          }
+        deadlines.clear(deadline);
+        notify(hooks, "onResponse", { request: sent, response, attempt, requestId });
+        if (!shouldRetry(response)) {
           return response;
         }
-        attempt.end();
+        reason = response.status;
+        if (retriesLeft <= 0 || !(replayable || notProcessed(response))) {
+          notify(hooks, "onGiveUp", { request: sent, attempt, reason, requestId });
+          return response;
+        }
+        end();
         // Release the connection: this body will never be read.
         await response.body?.cancel().catch(() => undefined);
-        reason = response.status;
       }
-      const delay = retryDelay({ attempt: retry, headers: response?.headers });
-      const requestId = response ? requestIdOf(response) : null;
-      if (info) {
-        logger.info(`${prefix}retrying request`, {
-          ...about(retry + 1),
-          reason: typeof reason === "number" ? reason : reason.name,
-          requestId,
-          delayMs: delay,
-        });
-      }
-      const retrying = { request, attempt: retry + 1, delay, reason, requestId };
-      onRetry?.(retrying);
-      call.onRetry?.(retrying);
+      const delay = retryDelay({ attempt: attempt - 1, headers: response?.headers });
+      notify(hooks, "onRetry", { request, attempt, delay, reason, requestId });
       await pause(sleep, delay, callerSignal);
     }
   };
 }
 
-/** One attempt's signal: aborts on the caller's abort or when the timeout fires. */
-class Attempt {
-  readonly signal: AbortSignal;
-  timedOut = false;
-  readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal;
-  readonly #deadlines: Deadlines;
-  readonly #deadline: Deadline;
-  // A plain listener rather than AbortSignal.any, which costs several microseconds per call in Node. The caller's
-  // signal here is the Request's own, which lives no longer than the call, so the listener can stay after success.
-  readonly #forward = () => this.#controller.abort(this.#callerSignal.reason);
-
-  constructor(callerSignal: AbortSignal, deadlines: Deadlines, ms: number) {
-    this.#callerSignal = callerSignal;
-    this.signal = this.#controller.signal;
-    callerSignal.addEventListener("abort", this.#forward, { once: true });
-    this.#deadlines = deadlines;
-    this.#deadline = deadlines.start(ms, () => {
-      this.timedOut = true;
-      this.#controller.abort(new DOMException(`Request timed out after ${ms} ms.`, "TimeoutError"));
-    });
-  }
-
-  stopTimer(): void {
-    this.#deadlines.clear(this.#deadline);
-  }
-
-  /** Stops the timer and the forwarding of the caller's abort; this attempt is over. */
-  end(): void {
-    this.#deadlines.clear(this.#deadline);
-    this.#callerSignal.removeEventListener("abort", this.#forward);
+/** Calls the hook `name` of every set that has it, in order. */
+function notify<K extends keyof Hooks>(hooks: (Hooks | undefined)[], name: K, event: HookEvent<K>): void {
+  for (const set of hooks) {
+    (set?.[name] as ((event: HookEvent<K>) => void) | undefined)?.(event);
   }
 }
 
-function requestIdOf(response: Response): string | null {
-  return response.headers.get("x-request-id");
-}
+type HookEvent<K extends keyof Hooks> = Parameters<NonNullable<Hooks[K]>>[0];
 
 /** Statuses that say the server did not act on the request, so even a non-idempotent write may be sent again. */
 function notProcessed(response: Response): boolean {
@@ -231,60 +179,56 @@ function notProcessed(response: Response): boolean {
 
 /** A refused connection never reached a server, so it is safe to retry whatever the method. */
 function isConnectionRefused(error: unknown): boolean {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ECONNREFUSED";
+  return (error as { cause?: { code?: unknown } } | null)?.cause?.code === "ECONNREFUSED";
 }
 
 /** Sleeps between attempts; a caller abort ends the wait (the sleep must honour the signal it is given). */
-async function pause(sleep: Sleep, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await sleep(ms, signal);
-  } catch (error) {
-    throw signal?.aborted ? new APIUserAbortError({ cause: signal.reason }) : error;
+async function pause(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
+  if (!signal.aborted) {
+    try {
+      await sleep(ms, signal);
+    } catch (error) {
+      if (!signal.aborted) {
+        throw error;
+      }
+    }
   }
-  if (signal?.aborted) {
+  if (signal.aborted) {
     throw new APIUserAbortError({ cause: signal.reason });
   }
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+/**
+ * Waits with a timer that the signal cancels. The listener may outlive the wait: the signal is the call's own
+ * Request's, which lives no longer than the call.
+ */
+const defaultSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
-}
 
 /** Validates a timeout: a positive number of milliseconds. */
 export function checkTimeout(timeout: unknown): number {
-  return checkNumber(
-    timeout,
-    "timeout",
-    timeout !== 0 && Number.isFinite(timeout),
-    "a positive number of milliseconds",
-  );
+  if (!(typeof timeout === "number" && timeout > 0 && timeout < Number.POSITIVE_INFINITY)) {
+    throw new RangeError(`timeout must be a positive number, got ${String(timeout)}`);
+  }
+  return timeout;
 }
 
 /** Validates a retry count: a non-negative integer. */
 export function checkMaxRetries(maxRetries: unknown): number {
-  return checkNumber(maxRetries, "maxRetries", Number.isInteger(maxRetries), "a non-negative integer");
-}
-
-function checkNumber(value: unknown, name: string, valid: boolean, expected: string): number {
-  if (typeof value !== "number" || !valid || value < 0) {
-    throw new RangeError(`${name} must be ${expected}, got ${String(value)}`);
+  if (!(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
+    throw new RangeError(`maxRetries must be a non-negative integer, got ${String(maxRetries)}`);
   }
-  return value;
+  return maxRetries as number;
 }
 
 /** A fresh key: a UUID, or 32 random hex digits where crypto.randomUUID is missing (browser pages on plain http). */
@@ -292,6 +236,6 @@ function randomKey(): string {
   const { crypto } = globalThis;
   return (
     crypto.randomUUID?.() ??
-    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("")
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => (byte + 256).toString(16).slice(1)).join("")
   );
 }

@@ -1,10 +1,12 @@
-export type {
-  Logger,
-  LogLevel,
-  Paginator,
-  RequestEvent,
-  ResponseEvent,
-  RetryEvent,
+export {
+  createLogger,
+  type GiveUpEvent,
+  type Logger,
+  type LogLevel,
+  type Paginator,
+  type RequestEvent,
+  type ResponseEvent,
+  type RetryEvent,
 } from "@pigeonhole/client-core";
 export type * from "@pigeonhole/forum-types";
 export {

@@ -1,6 +1,7 @@
 // Prints, side by side, what @pigeonhole/inbox costs against the agentmail SDK and against raw fetch:
 // (1) browser bundle size, (2) requests per second through the client vs raw fetch, (3) tsc time of a consumer.
 // Run: pnpm --filter @pigeonhole/inbox bench   (needs `pnpm turbo run build --filter=@pigeonhole/inbox...` first)
+// Name sections to run only those, e.g. `pnpm --filter @pigeonhole/inbox bench bundle overhead` (or `typecheck`).
 import { fork, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -177,6 +178,14 @@ function typecheckTimes(): void {
 }
 
 print(`@pigeonhole/inbox benchmark on Node ${process.version}`);
-await bundles();
-await overhead();
-typecheckTimes();
+const sections = process.argv.slice(2);
+const wanted = (section: string) => sections.length === 0 || sections.includes(section);
+if (wanted("bundle")) {
+  await bundles();
+}
+if (wanted("overhead")) {
+  await overhead();
+}
+if (wanted("typecheck")) {
+  typecheckTimes();
+}
