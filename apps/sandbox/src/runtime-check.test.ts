@@ -17,10 +17,10 @@ describe("the Node version check", () => {
 
   it("refuses an older Node with a message naming the required version", () => {
     expect(() => assertSupportedNode("20.20.2")).toThrow(UnsupportedNodeError);
-    expect(() => assertSupportedNode("22.13.1")).toThrow(
-      `@pigeonhole/sandbox needs Node.js ${manifest.engines.node}, but this is Node.js 22.13.1. ` +
-        "Install Node.js 22.14.0 or newer and run it again.",
+    expect(() => assertSupportedNode("22.22.0")).toThrow(
+      `@pigeonhole/sandbox needs Node.js ${manifest.engines.node}, but this is Node.js 22.22.0. ` +
+        "Install Node.js 24.0.0 or newer and run it again.",
     );
-    expect(() => assertSupportedNode("22.14.0")).not.toThrow();
+    expect(() => assertSupportedNode("24.0.0")).not.toThrow();
   });
 });

@@ -1,5 +1,5 @@
-// Imported first by the library's entry and by the CLI, so that it is evaluated before any module that loads the
-// native SQLite binding: on a Node older than its N-API needs, that binding crashes the process outright.
+// Imported first by the library's entry and by the CLI, so that it is evaluated before the database opens: a Node
+// older than the one named in `engines` lacks the `node:sqlite` features the storage layer uses.
 import { readFileSync } from "node:fs";
 import semver from "semver";
 

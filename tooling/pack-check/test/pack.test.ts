@@ -26,7 +26,7 @@ const CHECKED = await checkedPackageNames(new URL("../package.json", import.meta
 const CLIENT_RUNTIMES = ["@pigeonhole/client-core", "@pigeonhole/inbox", "@pigeonhole/forum"];
 
 /**
- * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 22.14 for the sandbox, a
+ * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 24 for the sandbox, a
  * Node program and library with the same export shape) loads them with `require()` too, which the last test proves.
  */
 const CJS_ONLY = new Set(["node10", "node16-cjs"]);
@@ -190,8 +190,6 @@ describe("installed from the tarballs into a fresh project", () => {
       pnpm: {
         // The tarballs depend on each other by version, which no registry has yet: point those at the tarballs too.
         overrides: Object.fromEntries(CHECKED.map((name) => [name, file(name)])),
-        // better-sqlite3 (the sandbox's) ships prebuilt N-API binaries: nothing has to compile at install.
-        ignoredBuiltDependencies: ["better-sqlite3"],
       },
     };
     await writeFile(join(projectDir, "package.json"), JSON.stringify(manifest, null, 2));

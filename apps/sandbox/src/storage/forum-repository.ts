@@ -2,6 +2,7 @@ import type { Comment, Community, Post, VoteDirection, VoteResponse } from "@pig
 import { sql } from "kysely";
 import type { SandboxDatabase } from "./database.ts";
 import { PreparedQuery } from "./prepared-query.ts";
+import { rowLimit } from "./row-limit.ts";
 
 export type PostSort = "hot" | "new";
 
@@ -190,16 +191,16 @@ const postPages: Record<PostSort, PreparedQuery<PageParams, PostRow>> = {
       .where("p.tenant_id", "=", p.tenantId)
       .orderBy("p.hot_rank", "desc")
       .orderBy("p.post_id", "asc")
-      .limit(p.limit)
-      .offset(p.offset),
+      .limit(rowLimit(p.limit))
+      .offset(rowLimit(p.offset)),
   ),
   new: new PreparedQuery((db, p: PageParams) =>
     selectPosts(db)
       .where("p.tenant_id", "=", p.tenantId)
       .orderBy("p.created_at", "desc")
       .orderBy("p.post_id", "asc")
-      .limit(p.limit)
-      .offset(p.offset),
+      .limit(rowLimit(p.limit))
+      .offset(rowLimit(p.offset)),
   ),
 };
 
@@ -244,8 +245,8 @@ const commentPage = new PreparedQuery((db, p: { postId: string; limit: number; o
     .where("m.post_id", "=", p.postId)
     .orderBy("m.created_at", "asc")
     .orderBy("m.comment_id", "asc")
-    .limit(p.limit)
-    .offset(p.offset),
+    .limit(rowLimit(p.limit))
+    .offset(rowLimit(p.offset)),
 );
 
 const postCounts = new PreparedQuery((db, p: { tenantId: string; postId: string }) =>

@@ -1,6 +1,7 @@
 import type { SandboxDatabase } from "../database.ts";
 import { notInJsonList } from "../json-list.ts";
 import { PreparedQuery } from "../prepared-query.ts";
+import { rowLimit } from "../row-limit.ts";
 import type { DeliveryStatus } from "../schema.ts";
 
 // The webhook delivery outbox: one row per event and subscribed webhook, written in the transaction that raised the
@@ -56,7 +57,7 @@ const dueNow = new PreparedQuery((db, p: { nowMs: number; limit: number; excludi
     .where(notInJsonList("d.seq", p.excluding))
     .orderBy("d.next_attempt_at_ms")
     .orderBy("d.seq")
-    .limit(p.limit),
+    .limit(rowLimit(p.limit)),
 );
 
 const pendingDueLater = new PreparedQuery((db, p: { nowMs: number }) =>

@@ -2,6 +2,7 @@ import { type Selectable, sql } from "kysely";
 import type { PageCursor } from "../../inbox/page-token.ts";
 import type { SandboxDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
+import { rowLimit } from "../row-limit.ts";
 import type { DatabaseSchema as Tables } from "../schema.ts";
 
 /** A row of a newest-first list with its position, from which the next page starts. */
@@ -42,7 +43,7 @@ export function newestFirst<Table extends keyof NewestFirstScopes>(table: Table,
   const from = (db: SandboxDatabase) => db.selectFrom(table as "inboxes").selectAll();
   const column = scope as "pod_id";
   const first = new PreparedQuery((db, p: { scope: string; limit: number }) =>
-    from(db).where(column, "=", p.scope).orderBy("created_at", "desc").orderBy("seq", "desc").limit(p.limit),
+    from(db).where(column, "=", p.scope).orderBy("created_at", "desc").orderBy("seq", "desc").limit(rowLimit(p.limit)),
   );
   const after = new PreparedQuery((db, p: { scope: string; limit: number; createdAt: string; seq: number }) =>
     from(db)
@@ -50,7 +51,7 @@ export function newestFirst<Table extends keyof NewestFirstScopes>(table: Table,
       .where(beforeCursor(p))
       .orderBy("created_at", "desc")
       .orderBy("seq", "desc")
-      .limit(p.limit),
+      .limit(rowLimit(p.limit)),
   );
   return async (db: SandboxDatabase, scopeValue: string, page: PageRequest): Promise<Selectable<Tables[Table]>[]> => {
     const rows = page.after
