@@ -32,7 +32,7 @@ import { type ErrorFromResponse, unwrap } from "./unwrap.js";
 export interface ClientOptions {
   /** Sent as `Authorization: Bearer <apiKey>`. Defaults to the service's `PIGEONHOLE_*_API_KEY` variable. */
   apiKey?: string | undefined;
-  /** The service's origin, without the version prefix. Defaults to `PIGEONHOLE_*_BASE_URL`, then the sandbox. */
+  /** The service's origin, without the version prefix. Defaults to `PIGEONHOLE_*_BASE_URL`, then the local server. */
   baseUrl?: string | undefined;
   /** Replaces `globalThis.fetch`, e.g. to add a proxy or instrumentation; see `Fetch` for what it receives. */
   fetch?: Fetch | undefined;
