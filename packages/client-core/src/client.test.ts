@@ -1,9 +1,11 @@
+import { fakeFetch, type Step } from "@pigeonhole/fake-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type MailErrorResponse, mailError, mailErrors } from "../test/two-services.js";
 import { type ClientOptions, createApiClient, type ServiceDefinition } from "./client.js";
 import { APIConnectionTimeoutError, APIUserAbortError, PigeonholeError } from "./errors.js";
+import type { RetryEvent } from "./hooks.js";
 import { type OffsetPage, offsetCursor, type TokenPage, tokenCursor } from "./list-pages.js";
-import type { Logger } from "./logger.js";
+import { createLogger, type Logger } from "./logger.js";
 
 // A two-path API in the shape openapi-typescript generates.
 interface Thing {
@@ -47,16 +49,6 @@ const tokenService: ServiceDefinition<TokenPage> = {
 };
 const offsetService: ServiceDefinition<OffsetPage> = { ...tokenService, pageCursor: offsetCursor };
 
-/** A fetch that answers from a handler and records each request with its body. */
-function recordingFetch(handler: (request: Request) => Response | Promise<Response> = () => Response.json({})) {
-  const requests: Request[] = [];
-  const fetch = async (request: Request) => {
-    requests.push(request);
-    return handler(request);
-  };
-  return { fetch, requests };
-}
-
 /** A 503 that asks for an immediate retry, so tests do not wait out the backoff. */
 const unavailable = () => new Response(null, { status: 503, headers: { "retry-after-ms": "0" } });
 
@@ -68,35 +60,35 @@ afterEach(() => {
 
 describe("configuration", () => {
   it("sends the API key as a bearer token to the base URL", async () => {
-    const { fetch, requests } = recordingFetch();
+    const { fetch, requests } = fakeFetch();
     await tokenClient({ apiKey: "key_1", baseUrl: "https://things.test/", fetch }).get("/v1/things");
-    expect(requests[0]?.url).toBe("https://things.test/v1/things");
+    expect(requests[0]?.url.href).toBe("https://things.test/v1/things");
     expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_1");
   });
 
   it("falls back to the environment for the key and the base URL", async () => {
     vi.stubEnv("THINGS_API_KEY", "key_from_env");
     vi.stubEnv("THINGS_BASE_URL", "https://env.things.test");
-    const { fetch, requests } = recordingFetch();
+    const { fetch, requests } = fakeFetch();
     await tokenClient({ fetch }).get("/v1/things");
-    expect(requests[0]?.url).toBe("https://env.things.test/v1/things");
+    expect(requests[0]?.url.href).toBe("https://env.things.test/v1/things");
     expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_from_env");
   });
 
   it("prefers options over the environment", async () => {
     vi.stubEnv("THINGS_API_KEY", "key_from_env");
     vi.stubEnv("THINGS_BASE_URL", "https://env.things.test");
-    const { fetch, requests } = recordingFetch();
+    const { fetch, requests } = fakeFetch();
     await tokenClient({ apiKey: "key_1", baseUrl: "https://things.test", fetch }).get("/v1/things");
-    expect(requests[0]?.url).toBe("https://things.test/v1/things");
+    expect(requests[0]?.url.href).toBe("https://things.test/v1/things");
     expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_1");
   });
 
   it("defaults to the service's local address", async () => {
     vi.stubEnv("THINGS_BASE_URL", "");
-    const { fetch, requests } = recordingFetch();
+    const { fetch, requests } = fakeFetch();
     await tokenClient({ apiKey: "k", fetch }).get("/v1/things");
-    expect(requests[0]?.url).toBe("http://127.0.0.1:4999/v1/things");
+    expect(requests[0]?.url.href).toBe("http://127.0.0.1:4999/v1/things");
   });
 
   it("names the option and the variable when there is no key", () => {
@@ -112,9 +104,9 @@ describe("configuration", () => {
     vi.stubGlobal("process", undefined);
     try {
       expect(() => tokenClient({})).toThrow("Missing API key");
-      const { fetch, requests } = recordingFetch();
+      const { fetch, requests } = fakeFetch();
       await tokenClient({ apiKey: "k", fetch }).get("/v1/things");
-      expect(requests[0]?.url).toBe("http://127.0.0.1:4999/v1/things");
+      expect(requests[0]?.url.href).toBe("http://127.0.0.1:4999/v1/things");
     } finally {
       vi.unstubAllGlobals();
     }
@@ -132,7 +124,7 @@ describe("configuration", () => {
   });
 
   it("sends default headers, which may replace or remove the client's own", async () => {
-    const { fetch, requests } = recordingFetch();
+    const { fetch, requests } = fakeFetch();
     await tokenClient({ apiKey: "k", fetch, defaultHeaders: { "x-team": "mail" } }).get("/v1/things");
     await tokenClient({ apiKey: "k", fetch, defaultHeaders: new Headers({ authorization: "Basic abc" }) }).get(
       "/v1/things",
@@ -144,13 +136,13 @@ describe("configuration", () => {
   });
 
   it("withOptions changes some options and keeps the rest", async () => {
-    const { fetch, requests } = recordingFetch(unavailable);
+    const { fetch, requests } = fakeFetch([], unavailable);
     const client = tokenClient({ apiKey: "k", baseUrl: "https://things.test", fetch, maxRetries: 0 });
     const patient = client.withOptions({ maxRetries: 1, timeout: 1_000 });
     const before = requests.length;
     await patient.GET("/v1/things");
     expect(requests.length - before).toBe(2);
-    expect(requests.at(-1)?.url).toBe("https://things.test/v1/things");
+    expect(requests.at(-1)?.url.href).toBe("https://things.test/v1/things");
     await client.GET("/v1/things");
     expect(requests.length - before).toBe(3);
   });
@@ -164,7 +156,7 @@ describe("call styles", () => {
       : Response.json(thing, { status: request.method === "POST" ? 201 : 200 });
 
   it("result style returns data or error without throwing", async () => {
-    const { fetch } = recordingFetch(answer);
+    const { fetch } = fakeFetch([], answer);
     const client = tokenClient({ apiKey: "k", fetch });
     const found = await client.GET("/v1/things/{id}", { params: { path: { id: "t1" } } });
     expect(found.data).toEqual(thing);
@@ -176,7 +168,7 @@ describe("call styles", () => {
   });
 
   it("throwing style returns data or throws the status's error class", async () => {
-    const { fetch } = recordingFetch(answer);
+    const { fetch } = fakeFetch([], answer);
     const client = tokenClient({ apiKey: "k", fetch });
     await expect(client.post("/v1/things", { body: { name: "x" } })).resolves.toEqual(thing);
     const error = await client.get("/v1/things/{id}", { params: { path: { id: "missing" } } }).catch((e) => e);
@@ -186,7 +178,7 @@ describe("call styles", () => {
   });
 
   it("passes per-call options from either style to the transport", async () => {
-    const { fetch, requests } = recordingFetch(unavailable);
+    const { fetch, requests } = fakeFetch([], unavailable);
     const client = tokenClient({ apiKey: "k", fetch, maxRetries: 0 });
     await client.GET("/v1/things", { maxRetries: 2 });
     expect(requests).toHaveLength(3);
@@ -197,13 +189,13 @@ describe("call styles", () => {
   });
 
   it("rejects with APIUserAbortError when the caller's signal aborts", async () => {
-    const { fetch } = recordingFetch();
+    const { fetch } = fakeFetch();
     const client = tokenClient({ apiKey: "k", fetch });
     await expect(client.get("/v1/things", { signal: AbortSignal.abort() })).rejects.toBeInstanceOf(APIUserAbortError);
   });
 
   it("runs openapi-fetch middleware for both styles", async () => {
-    const { fetch, requests } = recordingFetch();
+    const { fetch, requests } = fakeFetch();
     const client = tokenClient({ apiKey: "k", fetch });
     const middleware = {
       onRequest: ({ request }: { request: Request }) => {
@@ -229,7 +221,7 @@ describe("paginate", () => {
       p2: { things: things("c"), next_page_token: "p3" },
       p3: { things: things(), next_page_token: null },
     };
-    const { fetch, requests } = recordingFetch((request) =>
+    const { fetch, requests } = fakeFetch([], (request) =>
       Response.json(pages[new URL(request.url).searchParams.get("page_token") ?? ""]),
     );
     const client = tokenClient({ apiKey: "k", fetch });
@@ -246,7 +238,7 @@ describe("paginate", () => {
   });
 
   it("follows offsets while has_more", async () => {
-    const { fetch, requests } = recordingFetch((request) => {
+    const { fetch, requests } = fakeFetch([], (request) => {
       const offset = Number(new URL(request.url).searchParams.get("offset") ?? 0);
       const all = things("a", "b", "c", "d", "e");
       return Response.json({
@@ -262,14 +254,14 @@ describe("paginate", () => {
   });
 
   it("starts from a cursor given in the query", async () => {
-    const { fetch, requests } = recordingFetch(() => Response.json({ things: things("x"), next_page_token: null }));
+    const { fetch, requests } = fakeFetch([], () => Response.json({ things: things("x"), next_page_token: null }));
     const client = tokenClient({ apiKey: "k", fetch });
     await client.paginate("/v1/things", { params: { query: { page_token: "p7" } } }).toArray();
-    expect(new URL(requests[0]?.url ?? "").searchParams.get("page_token")).toBe("p7");
+    expect((requests[0]?.url ?? new URL("http://x")).searchParams.get("page_token")).toBe("p7");
   });
 
   it("yields whole pages and a first page", async () => {
-    const { fetch, requests } = recordingFetch(() => Response.json({ things: things("a"), next_page_token: null }));
+    const { fetch, requests } = fakeFetch([], () => Response.json({ things: things("a"), next_page_token: null }));
     const client = tokenClient({ apiKey: "k", fetch });
     const first = await client.paginate("/v1/things").firstPage();
     expect(first).toEqual({ things: things("a"), next_page_token: null });
@@ -282,65 +274,36 @@ describe("paginate", () => {
   });
 
   it("throws the API error of a failing page", async () => {
-    const { fetch } = recordingFetch(() => Response.json({ message: "bad token" }, { status: 400 }));
+    const { fetch } = fakeFetch([], () => Response.json({ message: "bad token" }, { status: 400 }));
     const client = tokenClient({ apiKey: "k", fetch });
     await expect(client.paginate("/v1/things").toArray()).rejects.toThrow("400 bad token");
   });
 
   it("says so when a page does not hold exactly one list", async () => {
-    const { fetch } = recordingFetch(() => Response.json({ a: [], b: [], next_page_token: null }));
+    const { fetch } = fakeFetch([], () => Response.json({ a: [], b: [], next_page_token: null }));
     const client = tokenClient({ apiKey: "k", fetch });
     await expect(client.paginate("/v1/things").toArray()).rejects.toThrow("exactly one array of items");
   });
 });
 
 describe("with the runtime's own fetch", () => {
-  /** Stubs globalThis.fetch; records what it was called with, and each call as a Request for inspection. */
-  function stubGlobalFetch(...answers: (Response | "hang" | ((request: Request) => Response))[]) {
-    const inputs: (string | Request)[] = [];
-    const requests: Request[] = [];
-    const bodies: string[] = [];
-    vi.stubGlobal("fetch", async (input: string | Request, init?: RequestInit) => {
-      inputs.push(input);
-      const request = new Request(input, init);
-      requests.push(request);
-      bodies.push(await request.clone().text());
-      const answer = answers[requests.length - 1] ?? Response.json({ id: "t1" });
-      if (answer === "hang") {
-        return new Promise<Response>((_, reject) => {
-          request.signal.addEventListener("abort", () => reject(request.signal.reason), { once: true });
-        });
-      }
-      return typeof answer === "function" ? answer(request) : answer;
-    });
-    return { inputs, requests, bodies };
+  /** Puts the scripted fake fetch in place of globalThis.fetch. */
+  function stubGlobalFetch(...steps: Step[]) {
+    const server = fakeFetch(steps, () => Response.json({ id: "t1" }));
+    vi.stubGlobal("fetch", server.fetch);
+    return server;
   }
 
   afterEach(() => {
     vi.unstubAllGlobals();
   });
 
-  it("calls fetch with the URL and init, building no Request of its own", async () => {
-    const { inputs, requests } = stubGlobalFetch();
-    await expect(
-      tokenClient({ apiKey: "k" }).get("/v1/things/{id}", { params: { path: { id: "a b" } } }),
-    ).resolves.toEqual({
-      id: "t1",
-    });
-    expect(inputs).toEqual(["http://127.0.0.1:4999/v1/things/a%20b"]);
-    expect(requests[0]?.headers.get("authorization")).toBe("Bearer k");
-  });
-
   it("re-sends the same body, headers and idempotency key on each retry", async () => {
-    const { requests, bodies } = stubGlobalFetch(
-      unavailable(),
-      unavailable(),
-      Response.json({ id: "t2" }, { status: 201 }),
-    );
+    const { requests } = stubGlobalFetch(unavailable(), unavailable(), Response.json({ id: "t2" }, { status: 201 }));
     await expect(tokenClient({ apiKey: "k" }).post("/v1/things", { body: { name: "x" } })).resolves.toEqual({
       id: "t2",
     });
-    expect(bodies).toEqual(['{"name":"x"}', '{"name":"x"}', '{"name":"x"}']);
+    expect(requests.map((r) => r.body)).toEqual(['{"name":"x"}', '{"name":"x"}', '{"name":"x"}']);
     const keys = requests.map((r) => r.headers.get("idempotency-key"));
     expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Set(keys).size).toBe(1);
@@ -362,45 +325,124 @@ describe("with the runtime's own fetch", () => {
     expect(requests).toHaveLength(2);
   });
 
-  it("sends a Request that follows the caller's signal, when there is one", async () => {
-    const { inputs } = stubGlobalFetch("hang");
+  it("aborts the attempt when the caller's signal aborts", async () => {
+    const { requests } = stubGlobalFetch("hang");
     const controller = new AbortController();
     const done = tokenClient({ apiKey: "k" }).get("/v1/things", { signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
     await expect(done).rejects.toBeInstanceOf(APIUserAbortError);
-    expect(inputs[0]).toBeInstanceOf(Request);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.signal.aborted).toBe(true);
+  });
+});
+
+describe("a per-call fetch", () => {
+  it("goes through the transport: retries, idempotency key and timeout", async () => {
+    const client = tokenClient({ apiKey: "k", fetch: fakeFetch().fetch });
+    const own = fakeFetch([503, 503, Response.json({ id: "t3" }, { status: 201 })]);
+    await expect(client.post("/v1/things", { body: { name: "x" }, fetch: own.fetch })).resolves.toEqual({ id: "t3" });
+    expect(own.requests).toHaveLength(3);
+    const keys = own.requests.map((r) => r.headers.get("idempotency-key"));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+
+    const hanging = fakeFetch([], "hang");
+    await expect(client.GET("/v1/things", { fetch: hanging.fetch, timeout: 10, maxRetries: 1 })).rejects.toBeInstanceOf(
+      APIConnectionTimeoutError,
+    );
+    expect(hanging.requests).toHaveLength(2);
   });
 
-  it("gives a per-call fetch a real Request", async () => {
-    const { inputs } = stubGlobalFetch();
-    const received: unknown[] = [];
-    const own = async (request: Request) => {
-      received.push(request);
-      return Response.json({ id: "own" });
-    };
-    await expect(tokenClient({ apiKey: "k" }).get("/v1/things", { fetch: own })).resolves.toEqual({ id: "own" });
-    expect(received[0]).toBeInstanceOf(Request);
-    expect(inputs).toEqual([]);
+  it("leaves the client's own fetch for the other calls", async () => {
+    const shared = fakeFetch();
+    const client = tokenClient({ apiKey: "k", fetch: shared.fetch });
+    await client.get("/v1/things", { fetch: fakeFetch().fetch });
+    await client.get("/v1/things");
+    expect(shared.requests).toHaveLength(1);
+  });
+});
+
+describe("withOptions", () => {
+  const tracing = (name: string) => ({
+    onRequest: ({ request }: { request: Request }) => {
+      request.headers.append("x-trace", name);
+      return request;
+    },
   });
 
-  it("gives middleware real Requests, registered or per call", async () => {
-    const { inputs } = stubGlobalFetch();
-    const seen: unknown[] = [];
-    const middleware = {
-      onRequest: ({ request }: { request: Request }) => {
-        seen.push(request);
-        request.headers.set("x-seen", "1");
-        return request;
-      },
-    };
-    const client = tokenClient({ apiKey: "k" });
-    await client.get("/v1/things", { middleware: [middleware] });
+  it("keeps the middleware added with use()", async () => {
+    const { fetch, requests } = fakeFetch();
+    const client = tokenClient({ apiKey: "k", fetch });
+    const first = tracing("first");
+    client.use(first, tracing("second"));
+    client.eject(first);
+    const derived = client.withOptions({ timeout: 1_000 });
+    await derived.get("/v1/things");
+    expect(requests[0]?.headers.get("x-trace")).toBe("second");
+  });
+
+  it("leaves each client's later use() and eject() to that client", async () => {
+    const { fetch, requests } = fakeFetch();
+    const client = tokenClient({ apiKey: "k", fetch });
+    const shared = tracing("shared");
+    client.use(shared);
+    const derived = client.withOptions({});
+    derived.eject(shared);
+    derived.use(tracing("derived"));
+    client.use(tracing("parent"));
     await client.get("/v1/things");
-    client.use(middleware);
+    await derived.get("/v1/things");
+    expect(requests.map((r) => r.headers.get("x-trace"))).toEqual(["shared, parent", "derived"]);
+  });
+});
+
+describe("hooks", () => {
+  it("reports retries to the client's onRetry, and withOptions can replace it", async () => {
+    const { fetch } = fakeFetch([], unavailable);
+    const seen: RetryEvent[] = [];
+    const client = tokenClient({ apiKey: "k", fetch, maxRetries: 1, onRetry: (retry) => seen.push(retry) });
+    await client.GET("/v1/things/{id}", { params: { path: { id: "t1" } } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ attempt: 1, delay: 0, reason: 503, requestId: null });
+    expect(seen[0]?.request.url).toBe("http://127.0.0.1:4999/v1/things/t1");
+
+    const elsewhere: number[] = [];
+    await client.withOptions({ onRetry: ({ attempt }) => elsewhere.push(attempt) }).GET("/v1/things");
+    expect(elsewhere).toEqual([1]);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("runs a call's own hooks after the client's, for that call only", async () => {
+    const { fetch } = fakeFetch([503], () => Response.json({ id: "t" }));
+    const order: string[] = [];
+    const client = tokenClient({ apiKey: "k", fetch, onRetry: ({ attempt }) => order.push(`client ${attempt}`) });
+    await client.get("/v1/things", {
+      onRequest: ({ attempt }) => order.push(`call request ${attempt}`),
+      onResponse: ({ response }) => order.push(`call response ${response.status}`),
+      onRetry: ({ attempt, reason }) => order.push(`call retry ${attempt} ${reason}`),
+    });
     await client.get("/v1/things");
-    expect(seen).toHaveLength(2);
-    expect(seen.every((request) => request instanceof Request)).toBe(true);
-    expect(inputs.map((input) => typeof input)).toEqual(["object", "string", "object"]);
+    expect(order).toEqual([
+      "call request 1",
+      "call response 503",
+      "client 1",
+      "call retry 1 503",
+      "call request 2",
+      "call response 200",
+    ]);
+  });
+
+  it("reports each attempt and each answer", async () => {
+    const { fetch } = fakeFetch();
+    const attempts: string[] = [];
+    const client = tokenClient({
+      apiKey: "k",
+      fetch,
+      onRequest: ({ request, attempt }) => attempts.push(`${request.method} ${attempt}`),
+      onResponse: ({ response, attempt }) => attempts.push(`${response.status} ${attempt}`),
+    });
+    await client.post("/v1/things", { body: { name: "x" } });
+    expect(attempts).toEqual(["POST 1", "200 1"]);
   });
 });
 
@@ -410,19 +452,45 @@ describe("logging", () => {
     const lines: unknown[] = [];
     const record = (...args: unknown[]) => lines.push(args);
     const logger: Logger = { debug: record, info: record, warn: record, error: record };
-    let calls = 0;
-    const fetch = async () => {
-      calls++;
-      if (calls === 1) {
-        throw new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } });
-      }
-      return calls === 2 ? unavailable() : Response.json({ id: "t" });
-    };
-    const client = tokenClient({ apiKey: secret, fetch, logger, logLevel: "debug" });
+    const { fetch } = fakeFetch(
+      [new TypeError("fetch failed", { cause: { code: "ECONNREFUSED" } }), unavailable()],
+      () => Response.json({ id: "t" }),
+    );
+    const client = tokenClient({ apiKey: secret, fetch, logger: createLogger("debug", logger) });
     await client.get("/v1/things/{id}", { params: { path: { id: "t" } } });
     await client.post("/v1/things", { body: { name: "x" } });
     expect(lines.length).toBeGreaterThan(6);
     expect(JSON.stringify(lines)).not.toContain(secret);
     expect(JSON.stringify(lines)).toContain('"authorization":"***"');
+  });
+});
+
+describe("logging at the default level", () => {
+  it("tells a logger about spent retries and lost answers, never the API key", async () => {
+    const secret = "pk_live_default_level";
+    const lines: { level: string; message: string; data?: Record<string, unknown> }[] = [];
+    const at = (level: string) => (message: string, data?: Record<string, unknown>) => {
+      lines.push({ level, message, ...(data ? { data } : {}) });
+    };
+    const logger: Logger = { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
+    const { fetch } = fakeFetch([503, 503, 503, new TypeError("fetch failed")]);
+    const client = tokenClient({
+      apiKey: secret,
+      baseUrl: "https://things.test",
+      fetch,
+      logger: createLogger(undefined, logger),
+    });
+    await expect(client.get("/v1/things")).rejects.toMatchObject({ status: 503 });
+    await expect(client.post("/v1/things", { body: { name: secret } })).resolves.toEqual({});
+    await expect(
+      client.get("/v1/things/{id}", { params: { path: { id: "t" } }, fetch: fakeFetch([], "hang").fetch, timeout: 5 }),
+    ).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(lines.map((line) => `${line.level} ${line.message}`)).toEqual(["warn gave up retrying", "warn no response"]);
+    expect(lines[0]?.data).toMatchObject({ method: "GET", url: "https://things.test/v1/things", attempt: 3 });
+    expect(lines[1]?.data).toMatchObject({
+      url: "https://things.test/v1/things/t",
+      reason: "APIConnectionTimeoutError",
+    });
+    expect(JSON.stringify(lines)).not.toContain(secret);
   });
 });

@@ -8,33 +8,24 @@ import createClient, {
 import type { MediaType } from "openapi-typescript-helpers";
 import { readEnv } from "./env.js";
 import { PigeonholeError } from "./errors.js";
+import type { Hooks } from "./hooks.js";
 import type { PageCursor } from "./list-pages.js";
 import { pageItems } from "./list-pages.js";
-import type { Logger, LogLevel } from "./logger.js";
-import { type Paginator, paginate } from "./pagination.js";
-import type {
-  CallInit,
-  HttpMethod,
-  InitParam,
-  ItemOf,
-  ListPath,
-  OperationOf,
-  PageOf,
-  PathsWithMethod,
-  StrictInitParam,
-  SuccessData,
-} from "./path-types.js";
-import { pendingRequestConstructor } from "./pending-request.js";
-import { createTransport, type Fetch, type RequestOptions } from "./transport.js";
+import { paginate } from "./pagination.js";
+import type { ApiCalls, ClientMethod } from "./path-types.js";
+import { createTransport, type Fetch, type RequestOptions, type TransportOptions } from "./transport.js";
 import { type ErrorFromResponse, unwrap } from "./unwrap.js";
 
-/** Options of `createInboxClient` / `createForumClient`; every one has a default. */
-export interface ClientOptions {
-  /** Sent as `Authorization: Bearer <apiKey>`. Defaults to the service's `PIGEONHOLE_*_API_KEY` variable. */
+/** Options of a client built with `createApiClient`; every one has a default. */
+export interface ClientOptions extends Hooks {
+  /** Sent as `Authorization: Bearer <apiKey>`. Defaults to the service's API key variable (`apiKeyEnv`). */
   apiKey?: string | undefined;
-  /** The service's origin, without the version prefix. Defaults to `PIGEONHOLE_*_BASE_URL`, then the local server. */
+  /** The service's origin, without the version prefix. Defaults to the service's `baseUrlEnv`, then `defaultBaseUrl`. */
   baseUrl?: string | undefined;
-  /** Replaces `globalThis.fetch`, e.g. to add a proxy or instrumentation; see `Fetch` for what it receives. */
+  /**
+   * Replaces `globalThis.fetch`, e.g. to add a proxy or instrumentation; see `Fetch` for what it receives. A `fetch`
+   * given to one call is used the same way: that call keeps its timeout, retries and idempotency key.
+   */
   fetch?: Fetch | undefined;
   /** Sent with every request; a `null` value removes a header the client would send. */
   defaultHeaders?: HeadersOptions | undefined;
@@ -42,10 +33,11 @@ export interface ClientOptions {
   timeout?: number | undefined;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number | undefined;
-  /** Receives the log lines; defaults to the console. Authorization and other credentials are always redacted. */
-  logger?: Logger | undefined;
-  /** Lowest level passed to the logger: "debug" | "info" | "warn" | "error" | "off". Default "warn". */
-  logLevel?: LogLevel | undefined;
+  /**
+   * Logs the client's calls: pass `createLogger()` (optionally with a level and a sink). Without it the client logs
+   * nothing. Credentials are always redacted.
+   */
+  logger?: Hooks | undefined;
 }
 
 /** How one service differs: its environment, its address, its paging style, its idempotency header and its errors. */
@@ -62,54 +54,20 @@ export interface ServiceDefinition<TPage> {
   errors: { fromResponse: ErrorFromResponse };
 }
 
-/** Result style: openapi-fetch's method, unchanged; resolves to `{ data, error, response }` and never throws for HTTP errors. */
-export type ResultMethod<Paths extends object, M extends HttpMethod, Options> = <
-  P extends PathsWithMethod<Paths, M>,
-  Init extends CallInit<Paths[P], M, Options>,
->(
-  path: P,
-  ...init: InitParam<Init>
-) => Promise<FetchResponse<OperationOf<Paths[P], M>, Init, MediaType>>;
-
-/**
- * Throwing style: resolves to the JSON body of the success response, or throws the service's `APIError` subclass
- * for the answer. The init is checked strictly (an unknown option is a type error), and bodies are always parsed as JSON.
- */
-export type DataMethod<Paths extends object, M extends HttpMethod, Options> = <P extends PathsWithMethod<Paths, M>>(
-  path: P,
-  ...init: StrictInitParam<CallInit<Paths[P], M, Options & { parseAs?: "json" }>>
-) => Promise<SuccessData<OperationOf<Paths[P], M>>>;
-
-/** The HTTP methods the clients offer: those an API spec of this project can use. */
-export type ClientMethod = "get" | "put" | "post" | "patch" | "delete";
+export type { ClientMethod, DataMethod, ResultMethod } from "./path-types.js";
 
 /** A typed client of one API: both call styles for every operation of its spec, plus auto-pagination. */
-export type ApiClient<Paths extends object, TPage, Options = RequestOptions> = {
-  [M in ClientMethod as Uppercase<M>]: ResultMethod<Paths, M, Options>;
-} & {
-  /** Result style with the method as an argument: `client.request("get", path, init)`. */
-  request<M extends ClientMethod, P extends PathsWithMethod<Paths, M>, Init extends CallInit<Paths[P], M, Options>>(
-    method: M,
-    path: P,
-    ...init: InitParam<Init>
-  ): Promise<FetchResponse<OperationOf<Paths[P], M>, Init, MediaType>>;
-} & {
-  [M in ClientMethod]: DataMethod<Paths, M, Options>;
-} & {
-  /**
-   * Every item of a list path across all its pages, fetched page by page as you iterate with `for await`;
-   * `.pages()` yields whole pages and `.firstPage()` fetches one. Only list paths are accepted.
-   */
-  paginate<P extends ListPath<Paths, TPage>>(
-    path: P,
-    ...init: StrictInitParam<CallInit<Paths[P], "get", Options & { parseAs?: "json" }>>
-  ): Paginator<PageOf<Paths[P]>, ItemOf<PageOf<Paths[P]>>>;
+export interface ApiClient<Paths extends object, TPage, Options = RequestOptions>
+  extends ApiCalls<Paths, TPage, Options> {
   /** openapi-fetch middleware, applied to calls of both styles. */
   use(...middleware: Middleware[]): void;
   eject(...middleware: Middleware[]): void;
-  /** A new client with these options changed and the rest kept. */
+  /**
+   * A new client with these options changed and the rest kept, hooks included, starting with the middleware this
+   * one has now. Later `use()` and `eject()` on either client leave the other as it is.
+   */
   withOptions(options: ClientOptions): ApiClient<Paths, TPage, Options>;
-};
+}
 
 const METHODS = { get: "GET", put: "PUT", post: "POST", patch: "PATCH", delete: "DELETE" } as const;
 
@@ -135,65 +93,57 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     );
   }
   const baseUrl = options.baseUrl ?? readEnv(service.baseUrlEnv) ?? service.defaultBaseUrl;
-  if (!isAbsoluteUrl(baseUrl)) {
+  if (!URL.canParse(baseUrl)) {
     throw new PigeonholeError(
       `Invalid baseUrl ${JSON.stringify(baseUrl)}: expected an absolute URL such as ${service.defaultBaseUrl}.`,
     );
   }
 
-  // Middleware and a per-call fetch must see real Requests: once middleware is registered, and during a call that
-  // brings its own.
-  let middlewareRegistered = false;
-  let callMiddleware = false;
+  // The client's options are the transport's (fetch, timeout, retries, logging, hooks) plus a few it ignores.
+  const transportOptions: TransportOptions = { ...options, idempotencyHeader: service.idempotencyHeader };
   const http = createClient<Paths>({
     baseUrl,
     // defaultHeaders come second, so they can replace the Authorization header or remove it with null.
     headers: Object.fromEntries(mergeHeaders({ Authorization: `Bearer ${apiKey}` }, options.defaultHeaders)),
     // Built once here rather than by openapi-fetch on every call.
     querySerializer: createQuerySerializer(),
-    // With the runtime's fetch, calls skip building a Request that fetch would only copy (see PendingRequest).
-    ...(options.fetch === undefined
-      ? { Request: pendingRequestConstructor(() => middlewareRegistered || callMiddleware) }
-      : {}),
-    fetch: createTransport({
-      fetch: options.fetch,
-      timeout: options.timeout,
-      maxRetries: options.maxRetries,
-      idempotencyHeader: service.idempotencyHeader,
-      logger: options.logger,
-      logLevel: options.logLevel,
-    }),
+    fetch: createTransport(transportOptions),
   });
   const loose = http as unknown as Record<Uppercase<ClientMethod>, LooseMethod>;
   const toError = service.errors.fromResponse;
+  // What `use()` added, in order, so that `withOptions()` can hand it on.
+  const middlewares = new Set<Middleware>();
 
   /**
-   * A call with its own middleware or its own `fetch` gets a real Request. openapi-fetch builds the request
-   * synchronously when called, so the flag covers exactly this call's request.
+   * A per-call `fetch` replaces the transport in openapi-fetch, so it is wrapped in one of its own: the call keeps
+   * its timeouts, retries and idempotency key.
    */
   function send(method: Uppercase<ClientMethod>, path: string, init?: LooseInit) {
-    if (!(init?.middleware?.length || init?.fetch)) {
-      return loose[method](path, init);
-    }
-    callMiddleware = true;
-    try {
-      return loose[method](path, init);
-    } finally {
-      callMiddleware = false;
-    }
+    const fetch = init?.fetch as Fetch | undefined;
+    return loose[method](path, fetch ? { ...init, fetch: createTransport({ ...transportOptions, fetch }) } : init);
   }
 
-  // The result style is openapi-fetch's own methods (GET ... DELETE, request), passed through unchanged.
+  // The result style is openapi-fetch's own methods (GET ... DELETE, request), with only a per-call fetch wrapped.
   const client: Record<string, unknown> = {
     request: (method: ClientMethod, path: string, init?: LooseInit) =>
       send(method.toUpperCase() as Uppercase<ClientMethod>, path, init),
     use(...middleware: Middleware[]) {
-      middlewareRegistered = true;
       http.use(...middleware);
+      for (const m of middleware) {
+        middlewares.add(m);
+      }
     },
-    eject: http.eject,
-    withOptions: (overrides: ClientOptions) =>
-      createApiClient<Paths, TPage, Options>(service, { ...options, ...overrides }),
+    eject(...middleware: Middleware[]) {
+      http.eject(...middleware);
+      for (const m of middleware) {
+        middlewares.delete(m);
+      }
+    },
+    withOptions(overrides: ClientOptions) {
+      const derived = createApiClient<Paths, TPage, Options>(service, { ...options, ...overrides });
+      derived.use(...middlewares);
+      return derived;
+    },
     paginate(path: string, init: LooseInit = {}) {
       const { param, next } = service.pageCursor;
       const query = init.params?.query ?? {};
@@ -216,14 +166,5 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     client[method] = (path: string, init?: LooseInit) => send(method, path, init);
     client[name] = (path: string, init?: LooseInit) => unwrap(send(method, path, init), toError);
   }
-  return client as ApiClient<Paths, TPage, Options>;
-}
-
-function isAbsoluteUrl(url: string): boolean {
-  try {
-    new URL(url);
-    return true;
-  } catch {
-    return false;
-  }
+  return client as unknown as ApiClient<Paths, TPage, Options>;
 }

@@ -25,13 +25,8 @@ export function formatMessage(status: number, summary: ErrorSummary, requestId: 
  * points elsewhere): a short text, or the `message` of a JSON object. It gives no code: codes are the envelope's.
  */
 export function summarizeForeignBody(body: unknown): ErrorSummary {
-  if (typeof body === "string") {
-    return { message: body };
-  }
-  if (typeof body === "object" && body !== null && "message" in body && typeof body.message === "string") {
-    return { message: body.message };
-  }
-  return {};
+  const message = typeof body === "string" ? body : (body as { message?: unknown } | null)?.message;
+  return typeof message === "string" ? { message } : {};
 }
 
 /** A non-empty string squeezed onto one line and cut to a readable length; anything else is undefined. */

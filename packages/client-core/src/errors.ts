@@ -26,16 +26,16 @@ export interface APIErrorInit<TEnvelope> {
  */
 export abstract class APIError<TEnvelope = unknown> extends PigeonholeError {
   override name = "APIError";
-  readonly status: number;
+  declare readonly status: number;
   /** The service's error envelope; undefined when the body was something else (a proxy's page, an empty body). */
-  readonly body: TEnvelope | undefined;
+  declare readonly body: TEnvelope | undefined;
   /** The body as it arrived, whatever it is: parsed JSON, text, or undefined when empty. */
-  readonly rawBody: unknown;
-  readonly headers: Headers;
+  declare readonly rawBody: unknown;
+  declare readonly headers: Headers;
   /** From `x-request-id`; quote it when reporting a problem. */
-  readonly requestId: string | null;
+  declare readonly requestId: string | null;
   /** The machine-readable reason given by the envelope (for example `NOT_FOUND`), if any. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
 
   constructor({ status, headers, envelope, rawBody, summary, message }: APIErrorInit<TEnvelope>) {
     const requestId = headers.get("x-request-id");
@@ -50,12 +50,14 @@ export abstract class APIError<TEnvelope = unknown> extends PigeonholeError {
 
   /**
    * Plain `instanceof` semantics, typed so `err instanceof APIError` narrows to `APIError<unknown>`: without it
-   * TypeScript fills in `any` for the envelope type of a generic class.
+   * TypeScript fills in `any` for the envelope type of a generic class. Declared only: the runtime's own applies.
    */
-  static [Symbol.hasInstance]<T>(this: abstract new (...args: never[]) => T, value: unknown): value is T {
-    // biome-ignore lint/complexity/noThisInStatic: `this` is whichever subclass `instanceof` was called on
-    return Function.prototype[Symbol.hasInstance].call(this, value);
-  }
+  declare static readonly [Symbol.hasInstance]: <T>(
+    this: abstract new (
+      ...args: never[]
+    ) => T,
+    value: unknown,
+  ) => value is T;
 }
 
 /**

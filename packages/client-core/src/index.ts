@@ -7,7 +7,6 @@ export {
   type ResultMethod,
   type ServiceDefinition,
 } from "./client.js";
-export { readEnv } from "./env.js";
 export type { ErrorSummary } from "./error-message.js";
 export {
   APIConnectionError,
@@ -18,28 +17,20 @@ export {
   type ErrorClass,
   PigeonholeError,
 } from "./errors.js";
-export {
-  type OffsetPage,
-  offsetCursor,
-  type PageCursor,
-  pageItems,
-  type TokenPage,
-  tokenCursor,
-} from "./list-pages.js";
-export { type Logger, type LogLevel, redactHeaders } from "./logger.js";
+export type { GiveUpEvent, Hooks, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
+export { type OffsetPage, offsetCursor, type PageCursor, type TokenPage, tokenCursor } from "./list-pages.js";
+export { createLogger, type Logger, type LogLevel } from "./logger.js";
 export { type PaginateOptions, type Paginator, paginate } from "./pagination.js";
 export type {
-  ArrayKeys,
+  ApiCalls,
   CallInit,
-  InitParam,
+  CallResult,
+  FetchCallOptions,
   ItemOf,
   ListPath,
-  OperationOf,
-  PageOf,
-  StrictInitParam,
+  Operations,
   SuccessData,
 } from "./path-types.js";
-export { isRetryableStatus, parseRetryAfterMs, type RetryDelayOptions, retryDelay, shouldRetry } from "./retry.js";
 export {
   defineServiceErrors,
   type EnvelopeAPIError,
@@ -50,8 +41,6 @@ export {
 } from "./service-errors.js";
 export {
   createTransport,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
   type Fetch,
   type RequestOptions,
   type Sleep,

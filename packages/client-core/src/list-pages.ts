@@ -32,7 +32,7 @@ export const offsetCursor: PageCursor<OffsetPage> = {
  * only admit pages with exactly one, so finding another count means the response does not match the spec.
  */
 export function pageItems<TItem>(page: unknown): TItem[] {
-  const lists = typeof page === "object" && page !== null ? Object.values(page).filter(Array.isArray) : [];
+  const lists = Object.values(page ?? {}).filter(Array.isArray);
   if (lists.length !== 1) {
     throw new PigeonholeError("A list page must hold exactly one array of items; this response does not.");
   }

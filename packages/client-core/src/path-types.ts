@@ -1,53 +1,171 @@
-import type { MaybeOptionalInit } from "openapi-fetch";
-import type { HttpMethod, PathsWithMethod, RequiredKeysOf, SuccessResponseJSON } from "openapi-typescript-helpers";
+// The types of a client's calls, derived from an API's generated `paths`. Each call of a consumer's program is
+// checked with these, so they are built to be cheap: a per-method table of operations, computed once per API, and
+// per-operation types that read the operation's own fields instead of walking every schema behind it. (openapi-fetch's
+// own types walk each body to strip readOnly/writeOnly markers; the generated types here carry none, so bodies are
+// taken as the spec gives them.)
+import type {
+  BodySerializer,
+  ClientOptions as FetchClientOptions,
+  HeadersOptions,
+  Middleware,
+  ParseAs,
+  ParseAsResponse,
+  PathSerializer,
+  QuerySerializer,
+  QuerySerializerOptions,
+} from "openapi-fetch";
+import type { ErrorStatus, HttpMethod, OkStatus } from "openapi-typescript-helpers";
+import type { Paginator } from "./pagination.js";
 
-/** The init argument, optional when nothing in it is required, with extra keys allowed (openapi-fetch's rule). */
-export type InitParam<Init> =
-  RequiredKeysOf<Init> extends never ? [(Init & { [key: string]: unknown })?] : [Init & { [key: string]: unknown }];
+/** The HTTP methods the clients offer: those an API spec of this project can use. */
+export type ClientMethod = "get" | "put" | "post" | "patch" | "delete";
 
-/** The init argument, optional when nothing in it is required; unknown keys are errors, so typos are caught. */
-export type StrictInitParam<Init> = RequiredKeysOf<Init> extends never ? [Init?] : [Init];
+/** The operations of one HTTP method, by path; paths without that method are left out. */
+export type Operations<Paths, M extends HttpMethod> = {
+  [P in keyof Paths as Paths[P] extends { [K in M]: object } ? P : never]: Paths[P][M & keyof Paths[P]];
+};
 
-/** openapi-fetch's init for `method` on `path` (params, body, headers, ...) plus the client's per-call options. */
-export type CallInit<PathItem, M extends HttpMethod, Options> = MaybeOptionalInit<PathItem, M & keyof PathItem> &
-  Options;
+/** The body of a response or request-body object in the media types `Media`; undefined when it has no content. */
+type ContentOf<T, Media> = T extends { content: infer Content } ? Content[Extract<keyof Content, Media>] : undefined;
 
-/** The operation of `method` in a path item. */
-export type OperationOf<PathItem, M extends HttpMethod> = PathItem extends {
-  [K in M]: infer Operation extends Record<string | number, unknown>;
-}
-  ? Operation
-  : never;
+type AnyMedia = `${string}/${string}`;
+type JsonMedia = `${string}/json`;
 
 /** The JSON body of a successful response (undefined for a 204), as the spec names it. */
-export type SuccessData<Operation> = SuccessResponseJSON<Operation & Record<string | number, unknown>>;
+export type SuccessData<Operation> = Operation extends { responses: infer R }
+  ? ContentOf<R[Extract<keyof R, OkStatus>], JsonMedia>
+  : never;
 
-/** The JSON body of the successful response of a GET path. */
-export type PageOf<PathItem> = SuccessResponseJSON<OperationOf<PathItem, "get">>;
+/** The result style's success and error bodies, in any media type, as openapi-fetch reads them. */
+type SuccessBody<Operation> = Operation extends { responses: infer R }
+  ? ContentOf<R[Extract<keyof R, OkStatus>], AnyMedia>
+  : never;
+type ErrorBody<Operation> = Operation extends { responses: infer R }
+  ? ContentOf<R[Extract<keyof R, ErrorStatus>], AnyMedia>
+  : never;
+
+/** The empty object type: `Empty extends T` holds when `T` has no required key, and is the cheapest test of that. */
+// biome-ignore lint/complexity/noBannedTypes: the empty object type is what this names.
+type Empty = {};
+
+/** `params`, required when a path, query or header parameter is. */
+type ParamsOf<Operation> = Operation extends { parameters: infer Params }
+  ? Empty extends Params
+    ? { params?: Params }
+    : { params: Params }
+  : { params?: { query?: Record<string, unknown> } };
+
+/** `body`, required or optional as the spec says, and refused where the operation takes none. */
+type BodyOf<Operation> = Operation extends { requestBody: infer Body }
+  ? { body: ContentOf<Body, AnyMedia> }
+  : Operation extends { requestBody?: infer Body }
+    ? [NonNullable<Body>] extends [never]
+      ? { body?: never }
+      : { body?: ContentOf<NonNullable<Body>, AnyMedia> }
+    : { body?: never };
+
+/** What the operation itself asks of a call. */
+type OperationInit<Operation> = ParamsOf<Operation> &
+  BodyOf<Operation> & {
+    querySerializer?: QuerySerializer<Operation> | QuerySerializerOptions;
+    bodySerializer?: BodySerializer<Operation>;
+  };
+
+/** openapi-fetch's per-call options that do not depend on the operation: fetch's own, headers, a fetch, middleware. */
+export interface FetchCallOptions extends Omit<RequestInit, "body" | "headers"> {
+  baseUrl?: string;
+  pathSerializer?: PathSerializer;
+  fetch?: FetchClientOptions["fetch"];
+  headers?: HeadersOptions;
+  middleware?: Middleware[];
+}
+
+/** The init argument, optional when the operation requires neither params nor a body. */
+type InitArgs<Operation, Init> = Empty extends ParamsOf<Operation> & BodyOf<Operation> ? [Init?] : [Init];
+
+/**
+ * The throwing style's init of an operation: params, body, openapi-fetch's and the client's per-call options.
+ * Unknown keys are errors, so typos are caught, and bodies are always parsed as JSON.
+ */
+export type CallInit<Operation, Options> = OperationInit<Operation> & FetchCallOptions & Options & { parseAs?: "json" };
+
+/** The result style's init: the same, with any `parseAs` and, as in openapi-fetch, extra keys allowed. */
+type ResultInit<Operation, Options, As extends ParseAs> = OperationInit<Operation> &
+  FetchCallOptions &
+  Options & { parseAs?: As; [key: string]: unknown };
+
+/** openapi-fetch's `{ data, error, response }`: exactly one of data and error is set. */
+export type CallResult<Operation, As extends ParseAs = "json"> =
+  | { data: ParseAsResponse<SuccessBody<Operation>, { parseAs: As }>; error?: never; response: Response }
+  | { data?: never; error: ErrorBody<Operation>; response: Response };
+
+/** Result style: resolves to `{ data, error, response }` and never throws for HTTP errors. */
+export type ResultMethod<Paths, M extends HttpMethod, Options> = <
+  P extends keyof Operations<Paths, M>,
+  As extends ParseAs = "json",
+>(
+  path: P,
+  ...init: InitArgs<Operations<Paths, M>[P], ResultInit<Operations<Paths, M>[P], Options, As>>
+) => Promise<CallResult<Operations<Paths, M>[P], As>>;
+
+/**
+ * Throwing style: resolves to the JSON body of the success response, or throws the service's `APIError` subclass
+ * for the answer.
+ */
+export type DataMethod<Paths, M extends HttpMethod, Options> = <P extends keyof Operations<Paths, M>>(
+  path: P,
+  ...init: InitArgs<Operations<Paths, M>[P], CallInit<Operations<Paths, M>[P], Options>>
+) => Promise<SuccessData<Operations<Paths, M>[P]>>;
 
 /** Keys of `T` whose values are arrays. */
-export type ArrayKeys<T> = { [K in keyof T]-?: T[K] extends readonly unknown[] ? K : never }[keyof T];
+type ArrayKeys<T> = { [K in keyof T]-?: T[K] extends readonly unknown[] ? K : never }[keyof T];
 
 /** The element type of the one array property of a list page. */
 export type ItemOf<Page> = {
   [K in ArrayKeys<Page>]: Page[K] extends readonly (infer Item)[] ? Item : never;
 }[ArrayKeys<Page>];
 
-type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
-type IsSingle<K> = [K] extends [never] ? false : [K] extends [UnionToIntersection<K>] ? true : false;
+/** Whether `K` is exactly one key: for each member, removing it leaves nothing. */
+type IsOneKey<K> = [K] extends [never]
+  ? false
+  : { [Key in K & PropertyKey]: [Exclude<K, Key>] extends [never] ? true : false }[K & PropertyKey];
 
 /**
  * GET paths whose response is a list page of the service's paging style (`TPage`) holding exactly one array of
  * items; `paginate` accepts only these, so passing any other path is a type error.
  */
-export type ListPath<Paths extends object, TPage> = {
-  [P in PathsWithMethod<Paths, "get">]: [PageOf<Paths[P]>] extends [never]
-    ? never
-    : PageOf<Paths[P]> extends TPage
-      ? IsSingle<ArrayKeys<PageOf<Paths[P]>>> extends true
-        ? P
-        : never
-      : never;
-}[PathsWithMethod<Paths, "get">];
+export type ListPath<Paths, TPage> = {
+  [P in keyof Operations<Paths, "get">]: SuccessData<Operations<Paths, "get">[P]> extends TPage
+    ? IsOneKey<ArrayKeys<SuccessData<Operations<Paths, "get">[P]>>> extends true
+      ? P
+      : never
+    : never;
+}[keyof Operations<Paths, "get">];
 
-export type { HttpMethod, PathsWithMethod };
+/** Every call of a typed client of one API: both styles for every operation of its spec, plus auto-pagination. */
+export interface ApiCalls<Paths, TPage, Options> {
+  GET: ResultMethod<Paths, "get", Options>;
+  PUT: ResultMethod<Paths, "put", Options>;
+  POST: ResultMethod<Paths, "post", Options>;
+  PATCH: ResultMethod<Paths, "patch", Options>;
+  DELETE: ResultMethod<Paths, "delete", Options>;
+  /** Result style with the method as an argument: `client.request("get", path, init)`. */
+  request<M extends ClientMethod, P extends keyof Operations<Paths, M>, As extends ParseAs = "json">(
+    method: M,
+    path: P,
+    ...init: InitArgs<Operations<Paths, M>[P], ResultInit<Operations<Paths, M>[P], Options, As>>
+  ): Promise<CallResult<Operations<Paths, M>[P], As>>;
+  get: DataMethod<Paths, "get", Options>;
+  put: DataMethod<Paths, "put", Options>;
+  post: DataMethod<Paths, "post", Options>;
+  patch: DataMethod<Paths, "patch", Options>;
+  delete: DataMethod<Paths, "delete", Options>;
+  /**
+   * Every item of a list path across all its pages, fetched page by page as you iterate with `for await`;
+   * `.pages()` yields whole pages and `.firstPage()` fetches one. Only list paths are accepted.
+   */
+  paginate<P extends ListPath<Paths, TPage>>(
+    path: P,
+    ...init: InitArgs<Operations<Paths, "get">[P], CallInit<Operations<Paths, "get">[P], Options>>
+  ): Paginator<SuccessData<Operations<Paths, "get">[P]>, ItemOf<SuccessData<Operations<Paths, "get">[P]>>>;
+}

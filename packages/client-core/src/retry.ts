@@ -10,17 +10,11 @@ export function isRetryableStatus(status: number): boolean {
  */
 export function shouldRetry(response: Pick<Response, "status" | "headers">): boolean {
   const override = response.headers.get("x-should-retry");
-  if (override === "true") {
-    return true;
+  if (override === "true" || override === "false") {
+    return override === "true";
   }
-  if (override === "false") {
-    return false;
-  }
-  const asked = parseRetryAfterMs(response.headers);
-  if (asked !== null && asked > MAX_RETRY_AFTER_MS) {
-    return false;
-  }
-  return isRetryableStatus(response.status);
+  // The status first: a success, the common case, reads no more headers.
+  return isRetryableStatus(response.status) && !((parseRetryAfterMs(response.headers) ?? 0) > MAX_RETRY_AFTER_MS);
 }
 
 export const INITIAL_RETRY_DELAY_MS = 500;
@@ -58,25 +52,17 @@ export function parseRetryAfterMs(headers: Headers, now: number = Date.now()): n
     return ms;
   }
   const value = headers.get("retry-after");
-  if (value === null) {
-    return null;
-  }
   const seconds = parseNumber(value);
   if (seconds !== null) {
     return seconds * 1000;
   }
-  const date = Date.parse(value);
-  if (Number.isNaN(date) || date < now) {
-    return null;
-  }
-  return date - now;
+  // NaN (no header, or not a date) and a date already past both fail the test.
+  const wait = Date.parse(value ?? "") - now;
+  return wait >= 0 ? wait : null;
 }
 
+/** A finite, non-negative number; Number() rather than parseFloat() so "10abc" is rejected rather than read as 10. */
 function parseNumber(value: string | null): number | null {
-  // Number() instead of parseFloat() so "10abc" is rejected rather than read as 10.
-  if (value === null || value.trim() === "") {
-    return null;
-  }
   const n = Number(value);
-  return Number.isFinite(n) && n >= 0 ? n : null;
+  return value?.trim() && n >= 0 && n < Number.POSITIVE_INFINITY ? n : null;
 }

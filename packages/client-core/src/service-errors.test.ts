@@ -1,3 +1,4 @@
+import { fakeFetch } from "@pigeonhole/fake-fetch";
 import { describe, expect, it } from "vitest";
 import { boardError, boardErrors, mailError, mailErrors } from "../test/two-services.js";
 import { createApiClient } from "./client.js";
@@ -162,7 +163,7 @@ describe("two services", () => {
         pageCursor: tokenCursor,
         errors,
       },
-      { apiKey: "k", maxRetries: 0, fetch: async () => Response.json(body, { status: 404 }) },
+      { apiKey: "k", maxRetries: 0, fetch: fakeFetch([], () => Response.json(body, { status: 404 })).fetch },
     );
     return client.get("/things/{id}", { params: { path: { id: "missing" } } }).catch((error: unknown) => error);
   };

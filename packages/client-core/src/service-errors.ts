@@ -63,6 +63,15 @@ export interface ServiceErrors<TService extends string, TEnvelope> {
   fromResponse(response: Pick<Response, "status" | "headers">, body: unknown): ServiceAPIError<TService, TEnvelope>;
 }
 
+/** The statuses thrown as their own class only when the answer carries the envelope, by class name. */
+const ENVELOPE_STATUSES = {
+  BadRequestError: 400,
+  AuthenticationError: 401,
+  NotFoundError: 404,
+  ConflictError: 409,
+  PayloadTooLargeError: 413,
+} as const;
+
 /** Creates the error classes of one service from how its envelope is recognised and read. */
 export function defineServiceErrors<const TService extends string, TEnvelope>(
   definition: ServiceErrorsDefinition<TService, TEnvelope>,
@@ -85,30 +94,15 @@ export function defineServiceErrors<const TService extends string, TEnvelope>(
 
     constructor(status: number, body: TEnvelope, headers?: Headers, message?: string) {
       if (!isEnvelope(body)) {
-        throw new TypeError(`This error class needs the ${service} service's error envelope as its body.`);
+        throw new TypeError(`Expected the ${service} error envelope as body`);
       }
       super(status, body, headers, message);
     }
   }
 
-  class BadRequestError extends EnvelopeError {
-    override readonly name = "BadRequestError";
-  }
-  class AuthenticationError extends EnvelopeError {
-    override readonly name = "AuthenticationError";
-  }
-  class NotFoundError extends EnvelopeError {
-    override readonly name = "NotFoundError";
-  }
-  class ConflictError extends EnvelopeError {
-    override readonly name = "ConflictError";
-  }
-  class PayloadTooLargeError extends EnvelopeError {
-    override readonly name = "PayloadTooLargeError";
-  }
   class RateLimitError extends ServiceError {
     override readonly name = "RateLimitError";
-    readonly retryAfter: number | null;
+    declare readonly retryAfter: number | null;
 
     constructor(status: number, body: unknown, headers: Headers = new Headers(), message?: string) {
       super(status, body, headers, message);
@@ -120,13 +114,14 @@ export function defineServiceErrors<const TService extends string, TEnvelope>(
     override readonly name = "InternalServerError";
   }
 
-  const envelopeClassByStatus: Partial<Record<number, typeof EnvelopeError>> = {
-    400: BadRequestError,
-    401: AuthenticationError,
-    404: NotFoundError,
-    409: ConflictError,
-    413: PayloadTooLargeError,
-  };
+  // One class per status that is only thrown with the envelope, each named after its key.
+  const envelopeClassByStatus: Record<number, typeof EnvelopeError> = {};
+  const classes: Record<string, typeof EnvelopeError> = {};
+  for (const [name, status] of Object.entries(ENVELOPE_STATUSES)) {
+    envelopeClassByStatus[status] = classes[name] = class extends EnvelopeError {
+      override readonly name = name;
+    };
+  }
 
   function fromResponse({ status, headers }: Pick<Response, "status" | "headers">, body: unknown): ServiceError {
     if (status === 429) {
@@ -136,21 +131,16 @@ export function defineServiceErrors<const TService extends string, TEnvelope>(
       return new InternalServerError(status, body, headers);
     }
     const EnvelopeClass = envelopeClassByStatus[status];
-    if (EnvelopeClass !== undefined && isEnvelope(body)) {
-      return new EnvelopeClass(status, body, headers);
-    }
-    return new ServiceError(status, body, headers);
+    return EnvelopeClass !== undefined && isEnvelope(body)
+      ? new EnvelopeClass(status, body, headers)
+      : new ServiceError(status, body, headers);
   }
 
   return {
+    ...classes,
     APIError: ServiceError,
-    BadRequestError,
-    AuthenticationError,
-    NotFoundError,
-    ConflictError,
-    PayloadTooLargeError,
     RateLimitError,
     InternalServerError,
     fromResponse,
-  };
+  } as unknown as ServiceErrors<TService, TEnvelope>;
 }

@@ -1,41 +1,18 @@
+import { fakeFetch, type Step } from "@pigeonhole/fake-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
-import type { Logger } from "./logger.js";
+import type { GiveUpEvent, RetryEvent } from "./hooks.js";
+import { createLogger, type Logger } from "./logger.js";
 import { createTransport, type RequestOptions, type TransportOptions } from "./transport.js";
 
 const URL_BASE = "https://api.pigeonhole.test/v0";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** One scripted answer per attempt: a status, a Response, an Error to throw, or a handler. */
-type Step = number | Response | Error | ((request: Request, init: RequestInit) => Response | Promise<Response>);
+/** The scripted fetch of every client test, recording each attempt. */
+const scriptedFetch = (...steps: Step[]) => fakeFetch(steps);
 
-/** A fetch that records every Request (and its body) and answers from `steps`, then with 200 forever. */
-function scriptedFetch(...steps: Step[]) {
-  const requests: Request[] = [];
-  const bodies: string[] = [];
-  const signals: AbortSignal[] = [];
-  const responses: Response[] = [];
-  const fetch = async (request: Request, init: RequestInit = {}): Promise<Response> => {
-    requests.push(request);
-    bodies.push(await request.clone().text());
-    if (init.signal) {
-      signals.push(init.signal);
-    }
-    const step = steps[requests.length - 1] ?? Response.json({ ok: true });
-    if (step instanceof Error) {
-      throw step;
-    }
-    const response =
-      typeof step === "number"
-        ? new Response(`status ${step}`, { status: step })
-        : step instanceof Response
-          ? step
-          : await step(request, init);
-    responses.push(response);
-    return response;
-  };
-  return { fetch, requests, bodies, signals, responses };
-}
+/** A 503 without a hint how long to wait, so the backoff applies. */
+const unavailable = () => new Response("status 503", { status: 503 });
 
 /** A sleep that only records the delays, so retries are instant. */
 function recordingSleep() {
@@ -47,17 +24,13 @@ function recordingSleep() {
 }
 
 /** A fetch step that never answers, only rejecting (as fetch does) when its attempt signal aborts. */
-function hang(_request: Request, init: RequestInit): Promise<Response> {
-  return new Promise((_, reject) => {
-    init.signal?.addEventListener("abort", () => reject(init.signal?.reason), { once: true });
-  });
-}
+const hang = "hang";
 
 function setup(steps: Step[], options: Omit<TransportOptions, "fetch" | "sleep"> = {}) {
   const server = scriptedFetch(...steps);
   const { sleep, delays } = recordingSleep();
   const transport = createTransport({ ...options, fetch: server.fetch, sleep });
-  return { ...server, delays, transport };
+  return { transport, delays, requests: server.requests };
 }
 
 /** Per-call options ride on the Request, as openapi-fetch puts them there. */
@@ -114,10 +87,10 @@ describe("which responses are retried", () => {
   });
 
   it("cancels the body of a response it retries", async () => {
-    const { transport, responses } = setup([503]);
+    const { transport, requests } = setup([unavailable()]);
     await transport(get());
-    expect(responses[0]?.bodyUsed).toBe(true);
-    expect(responses[1]?.bodyUsed).toBe(false);
+    expect(requests[0]?.response?.bodyUsed).toBe(true);
+    expect(requests[1]?.response?.bodyUsed).toBe(false);
   });
 });
 
@@ -161,7 +134,7 @@ describe("attempt counts", () => {
 
 describe("delays between attempts", () => {
   it("backs off exponentially without a server hint", async () => {
-    const { transport, delays } = setup([503, 503]);
+    const { transport, delays } = setup([unavailable(), unavailable()]);
     await transport(get());
     expect(delays).toHaveLength(2);
     expect(delays[0]).toBeGreaterThan(375);
@@ -262,12 +235,12 @@ describe("idempotency keys", () => {
 describe("request bodies", () => {
   it("re-sends the JSON body and headers identically on each attempt", async () => {
     const body = { to: ["b@pigeonhole.dev"], subject: "Hi", text: "ünïcödé" };
-    const { transport, requests, bodies } = setup([503, 502], { idempotencyHeader: "Idempotency-Key" });
+    const { transport, requests } = setup([503, 502], { idempotencyHeader: "Idempotency-Key" });
     await transport(post(body, { headers: { authorization: "Bearer k" } }));
-    expect(bodies).toEqual([JSON.stringify(body), JSON.stringify(body), JSON.stringify(body)]);
+    expect(requests.map((r) => r.body)).toEqual([JSON.stringify(body), JSON.stringify(body), JSON.stringify(body)]);
     for (const request of requests) {
       expect(request.method).toBe("POST");
-      expect(request.url).toBe(`${URL_BASE}/inboxes/a/messages`);
+      expect(request.url.href).toBe(`${URL_BASE}/inboxes/a/messages`);
       expect(request.headers.get("content-type")).toBe("application/json");
       expect(request.headers.get("authorization")).toBe("Bearer k");
     }
@@ -310,10 +283,10 @@ describe("timeouts", () => {
   });
 
   it("clears the timer of an answered attempt", async () => {
-    const { transport, signals } = setup([Response.json({ ok: 1 })], { timeout: 20 });
+    const { transport, requests } = setup([Response.json({ ok: 1 })], { timeout: 20 });
     await transport(get());
     await new Promise((resolve) => setTimeout(resolve, 40));
-    expect(signals[0]?.aborted).toBe(false);
+    expect(requests[0]?.signal.aborted).toBe(false);
   });
 
   it("does not time out a response whose headers arrived in time", async () => {
@@ -328,9 +301,9 @@ describe("caller aborts", () => {
   it("throws APIUserAbortError at once when aborted during a request", async () => {
     const controller = new AbortController();
     const { transport, requests, delays } = setup([
-      (request, init) => {
+      (_request, { signal }) => {
         setTimeout(() => controller.abort("user cancelled"), 5);
-        return hang(request, init);
+        return new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
       },
     ]);
     const error = await transport(get("/inboxes", { signal: controller.signal })).catch((e: unknown) => e);
@@ -375,10 +348,10 @@ describe("caller aborts", () => {
 
   it("aborts the body of a response when the caller aborts after the headers arrived", async () => {
     const controller = new AbortController();
-    const { transport, signals } = setup([]);
+    const { transport, requests } = setup([]);
     await transport(get("/inboxes", { signal: controller.signal }));
     controller.abort();
-    expect(signals[0]?.aborted).toBe(true);
+    expect(requests[0]?.signal.aborted).toBe(true);
   });
 });
 
@@ -444,10 +417,10 @@ describe("writes that are not safe to repeat", () => {
   });
 
   it.each([408, 429])("retries a POST answered %i, which the server did not act on", async (status) => {
-    const { transport, requests, bodies } = setup([status]);
+    const { transport, requests } = setup([status]);
     expect((await transport(post({ n: 1 }))).status).toBe(200);
     expect(requests).toHaveLength(2);
-    expect(bodies).toEqual(['{"n":1}', '{"n":1}']);
+    expect(requests.map((r) => r.body)).toEqual(['{"n":1}', '{"n":1}']);
   });
 
   it("does not retry a POST that timed out or lost its connection", async () => {
@@ -505,8 +478,7 @@ describe("logging", () => {
   it("logs each attempt at debug and each retry at info", async () => {
     const { lines, logger } = recordingLogger();
     const { transport } = setup([new Response(null, { status: 503, headers: { "x-request-id": "req_1" } })], {
-      logger,
-      logLevel: "debug",
+      logger: createLogger("debug", logger),
     });
     await transport(get());
     expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual([
@@ -519,11 +491,11 @@ describe("logging", () => {
     expect(lines[2]?.data).toMatchObject({ method: "GET", attempt: 1, reason: 503, requestId: "req_1" });
   });
 
-  it("logs retries at info, and to the console with a prefix when no logger is given", async () => {
+  it("logs retries at info, and to the console with a prefix when no sink is given", async () => {
     const info = vi.spyOn(globalThis.console, "info").mockImplementation(() => undefined);
     const debug = vi.spyOn(globalThis.console, "debug").mockImplementation(() => undefined);
     try {
-      const { transport } = setup([503], { logLevel: "info" });
+      const { transport } = setup([503], { logger: createLogger("info") });
       await transport(get());
       expect(info).toHaveBeenCalledTimes(1);
       expect(info.mock.calls[0]?.[0]).toBe("[pigeonhole] retrying request");
@@ -534,16 +506,92 @@ describe("logging", () => {
     }
   });
 
-  it("logs nothing below warn by default", async () => {
+  it("logs nothing without a logger, even when a call fails for good", async () => {
+    const spies = (["debug", "info", "warn", "error"] as const).map((level) =>
+      vi.spyOn(globalThis.console, level).mockImplementation(() => undefined),
+    );
+    try {
+      const { transport } = setup([503, 503, 503, new TypeError("fetch failed")]);
+      expect((await transport(get())).status).toBe(503);
+      await expect(transport(post({ n: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
+      for (const spy of spies) {
+        expect(spy).not.toHaveBeenCalled();
+      }
+    } finally {
+      for (const spy of spies) {
+        spy.mockRestore();
+      }
+    }
+  });
+
+  it("logs nothing at the default level when a retry succeeds", async () => {
     const { lines, logger } = recordingLogger();
-    const { transport } = setup([503], { logger });
+    const { transport } = setup([503], { logger: createLogger(undefined, logger) });
     await transport(get());
     expect(lines).toEqual([]);
   });
 
+  it("warns at the default level when the retries are spent, or a call gets no answer", async () => {
+    const { lines, logger } = recordingLogger();
+    const exhausted = setup([503, 503, new Response(null, { status: 503, headers: { "x-request-id": "req_3" } })], {
+      logger: createLogger(undefined, logger),
+    });
+    expect((await exhausted.transport(get())).status).toBe(503);
+    const dropped = setup([new TypeError("fetch failed", { cause: { code: "ECONNRESET" } })], {
+      logger: createLogger(undefined, logger),
+    });
+    await expect(dropped.transport(post({ n: 1 }))).rejects.toBeInstanceOf(APIConnectionError);
+    const timedOut = setup([hang, hang], { logger: createLogger("warn", logger), timeout: 10, maxRetries: 1 });
+    await expect(timedOut.transport(get())).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    expect(lines).toEqual([
+      {
+        level: "warn",
+        message: "gave up retrying",
+        data: { method: "GET", url: `${URL_BASE}/inboxes`, attempt: 3, status: 503, requestId: "req_3" },
+      },
+      {
+        level: "warn",
+        message: "no response",
+        data: {
+          method: "POST",
+          url: `${URL_BASE}/inboxes/a/messages`,
+          attempt: 1,
+          reason: "APIConnectionError",
+          error: "Connection error.",
+        },
+      },
+      {
+        level: "warn",
+        message: "no response",
+        data: {
+          method: "GET",
+          url: `${URL_BASE}/inboxes`,
+          attempt: 2,
+          reason: "APIConnectionTimeoutError",
+          error: "Request timed out after 10 ms.",
+        },
+      },
+    ]);
+  });
+
+  it("does not warn about an error answer that is not retried", async () => {
+    const { lines, logger } = recordingLogger();
+    const { transport } = setup([404, 503], { logger: createLogger("warn", logger), maxRetries: 0 });
+    await transport(get());
+    await transport(get());
+    expect(lines).toEqual([]);
+  });
+
+  it("redacts credentials in the logged URL", async () => {
+    const { lines, logger } = recordingLogger();
+    const { transport } = setup([hang], { logger: createLogger("warn", logger), timeout: 5, maxRetries: 0 });
+    await transport(get(`/inboxes?api_key=${SECRET}&limit=2`)).catch(() => undefined);
+    expect(lines[0]?.data?.url).toBe(`${URL_BASE}/inboxes?api_key=***&limit=2`);
+  });
+
   it("never logs the API key", async () => {
     const { lines, logger } = recordingLogger();
-    const { transport } = setup([503, new TypeError("fetch failed")], { logger, logLevel: "debug" });
+    const { transport } = setup([503, new TypeError("fetch failed")], { logger: createLogger("debug", logger) });
     await transport(
       post(
         { text: "hello" },
@@ -555,5 +603,66 @@ describe("logging", () => {
     expect(lines.length).toBeGreaterThan(5);
     expect(logged).toContain("***");
     expect(logged).not.toContain(SECRET);
+  });
+});
+
+describe("hooks", () => {
+  it("reports each attempt, answer and retry with its delay, reason and request id", async () => {
+    const events: string[] = [];
+    const retries: RetryEvent[] = [];
+    const { transport } = setup(
+      [
+        new Response(null, { status: 429, headers: { "retry-after-ms": "25", "x-request-id": "req_1" } }),
+        new TypeError("fetch failed"),
+      ],
+      {
+        onRequest: ({ request, attempt }) => events.push(`request ${attempt} ${request.method}`),
+        onResponse: ({ response, attempt, requestId }) =>
+          events.push(`response ${attempt} ${response.status} ${requestId}`),
+        onRetry: (retry) => {
+          retries.push(retry);
+          events.push(`retry ${retry.attempt}`);
+        },
+      },
+    );
+    expect((await transport(get())).status).toBe(200);
+    expect(events).toEqual([
+      "request 1 GET",
+      "response 1 429 req_1",
+      "retry 1",
+      "request 2 GET",
+      "retry 2",
+      "request 3 GET",
+      "response 3 200 null",
+    ]);
+    expect(retries[0]).toMatchObject({ attempt: 1, delay: 25, reason: 429, requestId: "req_1" });
+    expect(retries[1]).toMatchObject({ attempt: 2, requestId: null });
+    expect(retries[1]?.reason).toBeInstanceOf(APIConnectionError);
+    expect(retries[1]?.delay).toBeGreaterThan(750);
+    expect(retries[1]?.request.url).toBe(`${URL_BASE}/inboxes`);
+  });
+
+  it("reports the failure a call gives up on: spent retries, a write it cannot repeat, or no answer", async () => {
+    const given: string[] = [];
+    const onGiveUp = ({ attempt, reason, requestId }: GiveUpEvent) =>
+      given.push(`${attempt} ${typeof reason === "number" ? reason : reason.name} ${requestId}`);
+    const spent = setup([503, 503, new Response(null, { status: 503, headers: { "x-request-id": "req_9" } })], {
+      onGiveUp,
+    });
+    expect((await spent.transport(get())).status).toBe(503);
+    const write = setup([503], { onGiveUp });
+    expect((await write.transport(post({ n: 1 }))).status).toBe(503);
+    const dropped = setup([hang], { onGiveUp, timeout: 5, maxRetries: 0 });
+    await expect(dropped.transport(get())).rejects.toBeInstanceOf(APIConnectionTimeoutError);
+    const fine = setup([404], { onGiveUp });
+    expect((await fine.transport(get())).status).toBe(404);
+    expect(given).toEqual(["3 503 req_9", "1 503 null", "1 APIConnectionTimeoutError null"]);
+  });
+
+  it("reports no retry for a call that needs none", async () => {
+    const onRetry = vi.fn();
+    const { transport } = setup([404], { onRetry });
+    await transport(get());
+    expect(onRetry).not.toHaveBeenCalled();
   });
 });

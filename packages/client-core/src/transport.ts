@@ -1,7 +1,6 @@
-import { type Deadline, Deadlines } from "./deadlines.js";
+import { Deadlines } from "./deadlines.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
-import { type Logger, type LogLevel, redactHeaders } from "./logger.js";
-import { PendingRequest } from "./pending-request.js";
+import type { Hooks } from "./hooks.js";
 import { retryDelay, shouldRetry } from "./retry.js";
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -13,17 +12,17 @@ export const DEFAULT_MAX_RETRIES = 2;
  */
 export type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
-/**
- * What openapi-fetch's `createClient({ fetch })` calls, with the `Request` it built for one call (or, on the fast
- * path of `createApiClient`, a PendingRequest: the same URL and init, not yet made into a Request).
- */
-export type Transport = (input: Request, init?: Record<string, unknown>) => Promise<Response>;
+/** What openapi-fetch's `fetch` option calls, with the `Request` it built for one call. */
+export type Transport = (request: Request) => Promise<Response>;
 
 /** Waits `ms`; rejects early when `signal` (the caller's, if the call has one) aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
-/** Options of a single call. openapi-fetch copies unknown init keys onto its Request, where the transport reads them. */
-export interface RequestOptions {
+/**
+ * Options of a single call. openapi-fetch copies unknown init keys onto its Request, where the transport reads them.
+ * A call's hooks run after the client's.
+ */
+export interface RequestOptions extends Hooks {
   /** Aborts the call, including any wait between retries; the call then rejects with `APIUserAbortError`. */
   signal?: AbortSignal | null;
   /** Milliseconds to wait for the response headers, per attempt. */
@@ -34,7 +33,7 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
-export interface TransportOptions {
+export interface TransportOptions extends Hooks {
   /** Defaults to `globalThis.fetch`, looked up on each call so late polyfills and test spies are seen. */
   fetch?: Fetch | undefined;
   /** Per-attempt timeout in ms until the response headers arrive. */
@@ -46,8 +45,8 @@ export interface TransportOptions {
    * can recognise a retried write and apply it once.
    */
   idempotencyHeader?: string | undefined;
-  logger?: Logger | undefined;
-  logLevel?: LogLevel | undefined;
+  /** More hooks, told after the options' own: those of `createLogger()`. */
+  logger?: Hooks | undefined;
   /** Waits between attempts; injectable so tests need not wait. Should reject when `signal` aborts. */
   sleep?: Sleep | undefined;
 }
@@ -62,35 +61,29 @@ const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
  * A request that repeats safely (an idempotent method, or one carrying an idempotency key) is retried on connection
  * errors, timeouts, 408, 409, 429 and 5xx. Any other write is retried only when the server cannot have acted on it
  * (408, 429, a refused connection), because repeating it could apply it twice.
+ *
+ * It tells the hooks of the options, then of the logger, then of the call about every attempt, answer, retry, and
+ * failure it gives up on.
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const defaultTimeout = checkTimeout(options.timeout ?? DEFAULT_TIMEOUT_MS);
   const defaultMaxRetries = checkMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
-  // The transport logs retries at info and each request and response at debug; the default sink is the console.
-  // The default sink is reached via globalThis, which biome's noConsole does not flag.
-  const logger: Logger = options.logger ?? globalThis.console;
-  const prefix = options.logger ? "" : "[pigeonhole] ";
-  const debug = options.logLevel === "debug";
-  const info = debug || options.logLevel === "info";
-  const sleep = options.sleep ?? defaultSleep;
   const { idempotencyHeader } = options;
+  const sleep = options.sleep ?? defaultSleep;
+  // One timer for the timeouts of every attempt in flight: a platform timer per attempt costs microseconds a call.
   const deadlines = new Deadlines();
 
-  return async function transport(input: Request | PendingRequest, ext?: Record<string, unknown>): Promise<Response> {
-    const pending = input instanceof PendingRequest ? input : undefined;
-    const request = pending ? undefined : (input as Request);
-    // A PendingRequest exists only when the caller passed no signal; a Request always has one.
-    const callerSignal = request?.signal;
-    if (callerSignal?.aborted) {
+  return async function transport(request: Request): Promise<Response> {
+    const callerSignal = request.signal;
+    if (callerSignal.aborted) {
       throw new APIUserAbortError({ cause: callerSignal.reason });
     }
     // Per-call options ride on the request object itself (see RequestOptions), so nothing is copied on the hot path.
-    const call = input as (Request | PendingRequest) & RequestOptions;
+    const call = request as Request & RequestOptions;
     const timeout = call.timeout === undefined ? defaultTimeout : checkTimeout(call.timeout);
     const maxRetries = call.maxRetries === undefined ? defaultMaxRetries : checkMaxRetries(call.maxRetries);
-    const { method, headers } = input;
-    // Log fields shared by every line about this call.
-    const about = (attempt: number) => ({ method, url: input.url, attempt });
+    const hooks = [options, options.logger, call];
+    const { method, headers } = request;
 
     let replayable = IDEMPOTENT_METHODS.has(method);
     if (idempotencyHeader !== undefined && method !== "GET" && method !== "HEAD") {
@@ -103,117 +96,81 @@ export function createTransport(options: TransportOptions = {}): Transport {
       replayable = true;
     }
 
-    for (let retry = 0; ; retry++) {
-      const retriesLeft = maxRetries - retry;
-      const attempt = new Attempt(callerSignal, deadlines, timeout);
-      let send: () => Promise<Response>;
-      let sentHeaders: Headers;
-      if (pending) {
-        // Made only for the runtime's own fetch (see createApiClient), so it is sent with that; a retry sends the
-        // same init again.
-        sentHeaders = headers;
-        const init = { ...pending.init, ...ext, headers, signal: attempt.signal };
-        send = () => fetch(pending.url, init);
-      } else {
-        // A body can be read once, so while retries remain a copy is sent and the original kept for the next
-        // attempt; the last attempt, or a request without a body, sends the original.
-        const original = request as Request;
-        const copy = retriesLeft > 0 && original.body !== null ? original.clone() : original;
-        sentHeaders = copy.headers;
-        const init = ext === undefined ? { signal: attempt.signal } : { ...ext, signal: attempt.signal };
-        send = () => (options.fetch ?? fetch)(copy, init);
-      }
-      if (debug) {
-        logger.debug(`${prefix}request`, { ...about(retry + 1), timeout, headers: redactHeaders(sentHeaders) });
-      }
+    for (let attempt = 1; ; attempt++) {
+      const retriesLeft = maxRetries + 1 - attempt;
+      // This attempt's signal aborts on the caller's abort or when the timeout fires. A plain listener rather than
+      // AbortSignal.any, which costs several microseconds per call in Node. The caller's signal is the Request's
+      // own, which lives no longer than the call, so the listener can stay after a success.
+      const controller = new AbortController();
+      const forward = () => controller.abort(callerSignal.reason);
+      callerSignal.addEventListener("abort", forward, { once: true });
+      let timedOut = false;
+      const deadline = deadlines.start(timeout, () => {
+        timedOut = true;
+        controller.abort(new DOMException(`Request timed out after ${timeout} ms.`, "TimeoutError"));
+      });
+      /** This attempt is over: stops its timer and the forwarding of the caller's abort. */
+      const end = () => {
+        deadlines.clear(deadline);
+        callerSignal.removeEventListener("abort", forward);
+      };
+      // A body can be read once, so while retries remain a copy is sent and the original kept for the next
+      // attempt; the last attempt, or a request without a body, sends the original.
+      const sent = retriesLeft > 0 && request.body !== null ? request.clone() : request;
+      notify(hooks, "onRequest", { request: sent, attempt });
 
       let response: Response | undefined;
-      let reason: string | number | undefined;
+      // Set on every path that reaches the retry below: by the failed attempt, or by the answer to retry.
+      let reason!: number | APIConnectionError;
       try {
         // Inside the try, so a fetch that throws rather than rejects is handled the same way.
-        response = await send();
+        response = await (options.fetch ?? fetch)(sent, { signal: controller.signal });
       } catch (error) {
-        attempt.end();
-        if (callerSignal?.aborted) {
+        end();
+        if (callerSignal.aborted) {
           throw new APIUserAbortError({ cause: callerSignal.reason });
         }
-        const failure = attempt.timedOut
+        const failure = timedOut
           ? new APIConnectionTimeoutError({ message: `Request timed out after ${timeout} ms.`, cause: error })
           : new APIConnectionError({ cause: error });
         if (retriesLeft <= 0 || !(replayable || isConnectionRefused(error))) {
+          notify(hooks, "onGiveUp", { request: sent, attempt, reason: failure, requestId: null });
           throw failure;
         }
-        reason = failure.name;
+        reason = failure;
       }
+      const requestId = response ? response.headers.get("x-request-id") : null;
       if (response) {
         // The timeout covers the wait for headers only; a caller abort still reaches the body of the response.
-        attempt.stopTimer();
-        if (debug) {
-          logger.debug(`${prefix}response`, {
-            ...about(retry + 1),
-            status: response.status,
-            requestId: requestIdOf(response),
-          });
-        }
-        if (retriesLeft <= 0 || !shouldRetry(response) || !(replayable || notProcessed(response))) {
+        deadlines.clear(deadline);
+        notify(hooks, "onResponse", { request: sent, response, attempt, requestId });
+        if (!shouldRetry(response)) {
           return response;
         }
-        attempt.end();
+        reason = response.status;
+        if (retriesLeft <= 0 || !(replayable || notProcessed(response))) {
+          notify(hooks, "onGiveUp", { request: sent, attempt, reason, requestId });
+          return response;
+        }
+        end();
         // Release the connection: this body will never be read.
         await response.body?.cancel().catch(() => undefined);
-        reason = response.status;
       }
-      const delay = retryDelay({ attempt: retry, headers: response?.headers });
-      if (info) {
-        logger.info(`${prefix}retrying request`, {
-          ...about(retry + 1),
-          reason,
-          requestId: response && requestIdOf(response),
-          delayMs: delay,
-        });
-      }
+      const delay = retryDelay({ attempt: attempt - 1, headers: response?.headers });
+      notify(hooks, "onRetry", { request, attempt, delay, reason, requestId });
       await pause(sleep, delay, callerSignal);
     }
-  } as Transport;
+  };
 }
 
-/** One attempt's signal: aborts on the caller's abort or when the timeout fires. */
-class Attempt {
-  readonly signal: AbortSignal;
-  timedOut = false;
-  readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal | undefined;
-  readonly #deadlines: Deadlines;
-  readonly #deadline: Deadline;
-  // A plain listener rather than AbortSignal.any, which costs several microseconds per call in Node. The caller's
-  // signal here is the Request's own, which lives no longer than the call, so the listener can stay after success.
-  readonly #forward = () => this.#controller.abort(this.#callerSignal?.reason);
-
-  constructor(callerSignal: AbortSignal | undefined, deadlines: Deadlines, ms: number) {
-    this.#callerSignal = callerSignal;
-    this.signal = this.#controller.signal;
-    callerSignal?.addEventListener("abort", this.#forward, { once: true });
-    this.#deadlines = deadlines;
-    this.#deadline = deadlines.start(ms, () => {
-      this.timedOut = true;
-      this.#controller.abort(new DOMException(`Request timed out after ${ms} ms.`, "TimeoutError"));
-    });
-  }
-
-  stopTimer(): void {
-    this.#deadlines.clear(this.#deadline);
-  }
-
-  /** Stops the timer and the forwarding of the caller's abort; this attempt is over. */
-  end(): void {
-    this.#deadlines.clear(this.#deadline);
-    this.#callerSignal?.removeEventListener("abort", this.#forward);
+/** Calls the hook `name` of every set that has it, in order. */
+function notify<K extends keyof Hooks>(hooks: (Hooks | undefined)[], name: K, event: HookEvent<K>): void {
+  for (const set of hooks) {
+    (set?.[name] as ((event: HookEvent<K>) => void) | undefined)?.(event);
   }
 }
 
-function requestIdOf(response: Response): string | null {
-  return response.headers.get("x-request-id");
-}
+type HookEvent<K extends keyof Hooks> = Parameters<NonNullable<Hooks[K]>>[0];
 
 /** Statuses that say the server did not act on the request, so even a non-idempotent write may be sent again. */
 function notProcessed(response: Response): boolean {
@@ -222,60 +179,56 @@ function notProcessed(response: Response): boolean {
 
 /** A refused connection never reached a server, so it is safe to retry whatever the method. */
 function isConnectionRefused(error: unknown): boolean {
-  const cause = error instanceof Error ? error.cause : undefined;
-  return typeof cause === "object" && cause !== null && "code" in cause && cause.code === "ECONNREFUSED";
+  return (error as { cause?: { code?: unknown } } | null)?.cause?.code === "ECONNREFUSED";
 }
 
 /** Sleeps between attempts; a caller abort ends the wait (the sleep must honour the signal it is given). */
-async function pause(sleep: Sleep, ms: number, signal: AbortSignal | undefined): Promise<void> {
-  try {
-    await sleep(ms, signal);
-  } catch (error) {
-    throw signal?.aborted ? new APIUserAbortError({ cause: signal.reason }) : error;
+async function pause(sleep: Sleep, ms: number, signal: AbortSignal): Promise<void> {
+  if (!signal.aborted) {
+    try {
+      await sleep(ms, signal);
+    } catch (error) {
+      if (!signal.aborted) {
+        throw error;
+      }
+    }
   }
-  if (signal?.aborted) {
+  if (signal.aborted) {
     throw new APIUserAbortError({ cause: signal.reason });
   }
 }
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+/**
+ * Waits with a timer that the signal cancels. The listener may outlive the wait: the signal is the call's own
+ * Request's, which lives no longer than the call.
+ */
+const defaultSleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
   });
-}
 
 /** Validates a timeout: a positive number of milliseconds. */
 export function checkTimeout(timeout: unknown): number {
-  return checkNumber(
-    timeout,
-    "timeout",
-    timeout !== 0 && Number.isFinite(timeout),
-    "a positive number of milliseconds",
-  );
+  if (!(typeof timeout === "number" && timeout > 0 && timeout < Number.POSITIVE_INFINITY)) {
+    throw new RangeError(`timeout must be a positive number, got ${String(timeout)}`);
+  }
+  return timeout;
 }
 
 /** Validates a retry count: a non-negative integer. */
 export function checkMaxRetries(maxRetries: unknown): number {
-  return checkNumber(maxRetries, "maxRetries", Number.isInteger(maxRetries), "a non-negative integer");
-}
-
-function checkNumber(value: unknown, name: string, valid: boolean, expected: string): number {
-  if (typeof value !== "number" || !valid || value < 0) {
-    throw new RangeError(`${name} must be ${expected}, got ${String(value)}`);
+  if (!(Number.isInteger(maxRetries) && (maxRetries as number) >= 0)) {
+    throw new RangeError(`maxRetries must be a non-negative integer, got ${String(maxRetries)}`);
   }
-  return value;
+  return maxRetries as number;
 }
 
 /** A fresh key: a UUID, or 32 random hex digits where crypto.randomUUID is missing (browser pages on plain http). */
@@ -283,6 +236,6 @@ function randomKey(): string {
   const { crypto } = globalThis;
   return (
     crypto.randomUUID?.() ??
-    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, "0")).join("")
+    Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => (byte + 256).toString(16).slice(1)).join("")
   );
 }

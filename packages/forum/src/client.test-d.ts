@@ -81,6 +81,8 @@ describe("per-call options", () => {
     void forum.get("/api/v1/posts", { timeout: 1_000, maxRetries: 1, signal: AbortSignal.timeout(5_000) });
     // @ts-expect-error timeout is a number of milliseconds
     void forum.get("/api/v1/posts", { timeout: "1s" });
+    // @ts-expect-error the forum takes no idempotency key
+    void forum.post("/api/v1/posts", { body: { title: "t", content: "c" }, idempotencyKey: "k" });
   });
 });
 

@@ -90,6 +90,20 @@ describe("calls", () => {
   });
 });
 
+describe("a fetch given to one call", () => {
+  it("gets the client's retries: 503, 503, then the answer", async () => {
+    const unused = fakeFetch();
+    const own = fakeFetch([
+      503,
+      503,
+      Response.json({ success: true, posts: [], count: 0, has_more: false, next_offset: 0 }),
+    ]);
+    await expect(client(unused.fetch).get("/api/v1/posts", { fetch: own.fetch })).resolves.toMatchObject({ count: 0 });
+    expect(own.requests).toHaveLength(3);
+    expect(unused.requests).toEqual([]);
+  });
+});
+
 describe("retries of writes the service cannot deduplicate", () => {
   const vote = (forum: ReturnType<typeof client>) =>
     forum.post("/api/v1/posts/{post_id}/vote", { params: { path: { post_id } }, body: { direction: "up" } });

@@ -1,4 +1,13 @@
-export type { Logger, LogLevel, Paginator } from "@pigeonhole/client-core";
+export {
+  createLogger,
+  type GiveUpEvent,
+  type Logger,
+  type LogLevel,
+  type Paginator,
+  type RequestEvent,
+  type ResponseEvent,
+  type RetryEvent,
+} from "@pigeonhole/client-core";
 export type * from "@pigeonhole/forum-types";
 export {
   createForumClient,

@@ -1,13 +1,15 @@
 // Prints, side by side, what @pigeonhole/inbox costs against the agentmail SDK and against raw fetch:
 // (1) browser bundle size, (2) requests per second through the client vs raw fetch, (3) tsc time of a consumer.
 // Run: pnpm --filter @pigeonhole/inbox bench   (needs `pnpm turbo run build --filter=@pigeonhole/inbox...` first)
-import { execFileSync, fork } from "node:child_process";
+// Name sections to run only those, e.g. `pnpm --filter @pigeonhole/inbox bench bundle overhead` (or `typecheck`).
+import { fork, spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { createInboxClient } from "@pigeonhole/inbox";
-import { build } from "esbuild";
+import { type BuildOptions, build } from "esbuild";
+import { moduleWeights } from "./module-weights.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fixtures = join(here, "fixtures");
@@ -16,7 +18,7 @@ const packageDir = join(here, "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const ROUNDS = 20;
 const WARMUP = 300;
-const TSC_RUNS = 5;
+const TSC_RUNS = 9;
 
 /** The bench's output goes to stdout line by line. */
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -27,8 +29,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
-async function bundleSize(entry: string, external: string[] = []): Promise<{ minified: number; gzipped: number }> {
-  const result = await build({
+function bundleOptions(entry: string, external: string[] = []): BuildOptions {
+  return {
     entryPoints: [join(fixtures, entry)],
     external,
     absWorkingDir: packageDir,
@@ -37,24 +39,34 @@ async function bundleSize(entry: string, external: string[] = []): Promise<{ min
     format: "esm",
     platform: "browser",
     target: "es2022",
-    write: false,
     logLevel: "silent",
-  });
-  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  };
+}
+
+async function bundleSize(options: BuildOptions): Promise<{ minified: number; gzipped: number }> {
+  const result = await build({ ...options, write: false });
+  const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
   return { minified: code.byteLength, gzipped: gzipSync(code, { level: 9 }).byteLength };
 }
 
 async function bundles(): Promise<void> {
-  const ours = await bundleSize("browser-ours.ts");
+  const oursOptions = bundleOptions("browser-ours.ts");
+  const ours = await bundleSize(oursOptions);
   // Its optional payment peer is imported lazily and never installed by users who do not use it.
-  const theirs = await bundleSize("browser-agentmail.ts", ["@x402/fetch"]);
-  print("\n(1) Browser bundle that lists inboxes (esbuild, platform browser, minified)");
+  const theirs = await bundleSize(bundleOptions("browser-agentmail.ts", ["@x402/fetch"]));
+  print("\n(1) Browser bundle that lists inboxes (esbuild, platform browser, minified; gzip level 9)");
   print(`    ${"".padEnd(20)}${"minified".padStart(12)}${"gzipped".padStart(12)}`);
   print(`    ${"@pigeonhole/inbox".padEnd(20)}${kb(ours.minified).padStart(12)}${kb(ours.gzipped).padStart(12)}`);
   print(`    ${"agentmail@0.5.27".padEnd(20)}${kb(theirs.minified).padStart(12)}${kb(theirs.gzipped).padStart(12)}`);
   print(
-    `    agentmail is ${(theirs.minified / ours.minified).toFixed(1)}x larger minified, ${(theirs.gzipped / ours.gzipped).toFixed(1)}x gzipped (target: at least 5x)`,
+    `    size ratio, ours / agentmail: ${(ours.minified / theirs.minified).toFixed(3)} minified, ${(ours.gzipped / theirs.gzipped).toFixed(3)} gzipped (target: gzipped at most ${(1 / 6).toFixed(3)})`,
   );
+  print(`    what @pigeonhole/inbox's bundle holds${"minified".padStart(37)}${"adds gzipped".padStart(14)}`);
+  for (const weight of await moduleWeights(oursOptions)) {
+    print(
+      `      ${weight.module.padEnd(55)}${`${weight.minified} B`.padStart(10)}${`~${weight.gzipAdded} B`.padStart(14)}`,
+    );
+  }
 }
 
 async function overhead(): Promise<void> {
@@ -118,26 +130,62 @@ async function overhead(): Promise<void> {
   }
 }
 
+/** One cold `tsc -p` of a fixture project: wall time, and the CPU time of its whole process (see report-cpu.ts). */
+function timeTsc(tsc: string, project: string): { wall: number; cpu: number } {
+  const started = performance.now();
+  const run = spawnSync(process.execPath, ["--import", join(here, "report-cpu.ts"), tsc, "-p", project], {
+    stdio: ["ignore", "inherit", "inherit", "pipe"],
+  });
+  const wall = performance.now() - started;
+  // Stops the bench if the consumer does not typecheck, so a timing is never of a failed run.
+  if (run.status !== 0) {
+    throw new Error(`tsc -p ${project} failed (exit ${run.status})`);
+  }
+  return { wall, cpu: Number(run.output[3]?.toString()) };
+}
+
 function typecheckTimes(): void {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-  const times: Record<string, number[]> = { ours: [], agentmail: [] };
+  const names = ["empty", "ours", "agentmail"] as const;
+  const wall: Record<string, number[]> = { empty: [], ours: [], agentmail: [] };
+  const cpu: Record<string, number[]> = { empty: [], ours: [], agentmail: [] };
   for (let run = 0; run < TSC_RUNS; run++) {
-    for (const name of ["ours", "agentmail"] as const) {
-      const started = performance.now();
-      // Throws (and stops the bench) if the consumer does not typecheck, so a timing is never of a failed run.
-      execFileSync(process.execPath, [tsc, "-p", join(fixtures, `tsc-${name}`)], { stdio: "inherit" });
-      times[name]?.push(performance.now() - started);
+    // Interleaved, and each run starts with the next program, so drift in the machine's load hits all alike.
+    for (const name of [...names.slice(run % names.length), ...names.slice(0, run % names.length)]) {
+      const time = timeTsc(tsc, join(fixtures, `tsc-${name}`));
+      wall[name]?.push(time.wall);
+      cpu[name]?.push(time.cpu);
     }
   }
-  const ours = median(times.ours ?? []);
-  const theirs = median(times.agentmail ?? []);
-  print(`\n(3) tsc --noEmit of the same small consumer program (median of ${TSC_RUNS} runs, skipLibCheck)`);
-  print(`    ${"@pigeonhole/inbox".padEnd(20)}${`${ours.toFixed(0)} ms`.padStart(10)}`);
-  print(`    ${"agentmail@0.5.27".padEnd(20)}${`${theirs.toFixed(0)} ms`.padStart(10)}`);
-  print(`    agentmail takes ${(theirs / ours).toFixed(2)}x as long`);
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  const row = (label: string, name: string) =>
+    print(
+      `    ${label.padEnd(28)}${ms(median(cpu[name] ?? [])).padStart(10)}${ms(median(wall[name] ?? [])).padStart(10)}`,
+    );
+  print(
+    `\n(3) tsc --noEmit of the same small consumer program (six calls; median of ${TSC_RUNS} cold runs, skipLibCheck)`,
+  );
+  print(`    ${"".padEnd(28)}${"CPU".padStart(10)}${"wall".padStart(10)}`);
+  row("@pigeonhole/inbox", "ours");
+  row("agentmail@0.5.27", "agentmail");
+  row("no SDK (tsc start, ES+DOM)", "empty");
+  const base = median(cpu.empty ?? []);
+  const ours = median(cpu.ours ?? []);
+  const theirs = median(cpu.agentmail ?? []);
+  print(
+    `    time ratio, ours / agentmail (CPU): ${((ours - base) / (theirs - base)).toFixed(2)} for what the SDK adds to a program (target: at most 0.50), ${(ours / theirs).toFixed(2)} for the whole tsc run`,
+  );
 }
 
 print(`@pigeonhole/inbox benchmark on Node ${process.version}`);
-await bundles();
-await overhead();
-typecheckTimes();
+const sections = process.argv.slice(2);
+const wanted = (section: string) => sections.length === 0 || sections.includes(section);
+if (wanted("bundle")) {
+  await bundles();
+}
+if (wanted("overhead")) {
+  await overhead();
+}
+if (wanted("typecheck")) {
+  typecheckTimes();
+}

@@ -139,6 +139,8 @@ describe("result style", () => {
     void inbox.GET("/v0/inboxes/{inbox_id}");
     // @ts-expect-error no such path for PUT
     void inbox.PUT("/v0/inboxes");
+    // @ts-expect-error no such path for PUT, whatever the init
+    void inbox.PUT("/v0/inboxes", {});
   });
 });
 

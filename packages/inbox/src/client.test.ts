@@ -17,6 +17,7 @@ import {
   PayloadTooLargeError,
   PigeonholeError,
   RateLimitError,
+  type RetryEvent,
 } from "./index.js";
 
 const inbox_id = "support@pigeonhole.test";
@@ -154,6 +155,34 @@ describe("idempotent sends", () => {
     });
     expect(data).toEqual(sent);
     expect(requests[0]?.headers.get("idempotency-key")).toBe(requests[1]?.headers.get("idempotency-key"));
+  });
+});
+
+describe("a fetch given to one call", () => {
+  it("gets the client's retries and one idempotency key: 503, 503, then the answer", async () => {
+    const unused = fakeFetch();
+    const own = fakeFetch([503, 503, Response.json(sent)]);
+    const answer = await client(unused.fetch).post("/v0/inboxes/{inbox_id}/messages", {
+      params: { path: { inbox_id } },
+      body: { to: "ada@pigeonhole.test" },
+      fetch: own.fetch,
+    });
+    expect(answer).toEqual(sent);
+    expect(own.requests).toHaveLength(3);
+    expect(new Set(own.requests.map((r) => r.headers.get("idempotency-key"))).size).toBe(1);
+    expect(unused.requests).toEqual([]);
+  });
+});
+
+describe("hooks", () => {
+  it("tell onRetry what was retried, why, and after how long", async () => {
+    const { fetch } = fakeFetch([
+      new Response(null, { status: 429, headers: { "retry-after-ms": "0", "x-request-id": "req_9" } }),
+    ]);
+    const retries: RetryEvent[] = [];
+    await client(fetch, { onRetry: (retry) => retries.push(retry) }).get("/v0/inboxes");
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ attempt: 1, delay: 0, reason: 429, requestId: "req_9" });
   });
 });
 

@@ -6,21 +6,20 @@ import type { ErrorResponse } from "@pigeonhole/inbox-types";
  * judged by its shape: only then is it typed as `ErrorResponse`.
  */
 export function isInboxErrorResponse(body: unknown): body is ErrorResponse {
-  if (!isRecord(body) || !isRecord(body.error)) {
-    return false;
-  }
-  const { type, message, details } = body.error;
+  // Optional chaining reads any value safely; a property of the wrong kind fails its `typeof`.
+  const error = (body as Unchecked | null | undefined)?.error;
+  const field = error?.details?.field;
   return (
-    typeof type === "string" &&
-    typeof message === "string" &&
-    isRecord(details) &&
-    typeof details.code === "string" &&
-    (details.field === null || typeof details.field === "string")
+    typeof error?.type === "string" &&
+    typeof error.message === "string" &&
+    typeof error.details?.code === "string" &&
+    (field === null || typeof field === "string")
   );
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** A parsed body before its shape is checked: every level may be missing or of another type. */
+interface Unchecked {
+  error?: { type?: unknown; message?: unknown; details?: { code?: unknown; field?: unknown } | null } | null;
 }
 
 /** The Inbox API's error classes, its own: no other client's error is an instance of them. */

@@ -1,4 +1,14 @@
-export type { Logger, LogLevel, Paginator, RequestOptions } from "@pigeonhole/client-core";
+export {
+  createLogger,
+  type GiveUpEvent,
+  type Logger,
+  type LogLevel,
+  type Paginator,
+  type RequestEvent,
+  type RequestOptions,
+  type ResponseEvent,
+  type RetryEvent,
+} from "@pigeonhole/client-core";
 export type * from "@pigeonhole/inbox-types";
 export { createInboxClient, type InboxClient, type InboxClientOptions } from "./client.js";
 export {

@@ -1,4 +1,4 @@
-import type { InboxClientOptions, Logger } from "@pigeonhole/inbox";
+import type { InboxClientOptions, RetryEvent } from "@pigeonhole/inbox";
 import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Problem, type Retry, type Service, WRONG_KEY_HEADER } from "../shared/wire.ts";
@@ -16,22 +16,23 @@ interface Reconfigurable<C> {
 export type ServiceEnv<C> = { Variables: { client: C; retries: Retry[] } };
 
 /**
- * The `/api` routes of one service. Each request gets its own copy of the client, whose logger collects the retries
- * of this request (the clients log each retry at level "info"), and every answer carries them: `{data, retries}` on
- * success, `{problem, retries}` on failure, with the API's status. Each retry is also pushed to the pages as it
- * happens, and so is a success that needed retries.
+ * The `/api` routes of one service. Each request gets its own copy of the client, whose `onRetry` hook collects the
+ * retries of this request, and every answer carries them: `{data, retries}` on success, `{problem, retries}` on
+ * failure, with the API's status. Each retry is also pushed to the pages as it happens, and so is a success that
+ * needed retries.
  */
 export function serviceRoutes<C extends Reconfigurable<C>>(service: Service, client: C, events: EventHub) {
   const routes = new Hono<ServiceEnv<C>>();
   routes.use(async (c, next) => {
     const retries: Retry[] = [];
-    const logger = retryLogger(service, (retry) => {
+    const onRetry = (event: RetryEvent) => {
+      const retry = describeRetry(service, event);
       retries.push(retry);
       events.publish({ type: "retry", retry });
-    });
+    };
     const wrongKey = c.req.header(WRONG_KEY_HEADER) === "1" ? { apiKey: WRONG_API_KEY } : {};
     c.set("retries", retries);
-    c.set("client", client.withOptions({ logger, logLevel: "info", ...wrongKey }));
+    c.set("client", client.withOptions({ onRetry, ...wrongKey }));
     await next();
     // A failure's retries are shown with its problem; that a call went through after retries is told here.
     const last = retries.at(-1);
@@ -63,24 +64,13 @@ export function ok<T, C>(c: Context<ServiceEnv<C>>, data: T): Response {
   return c.json({ data, retries: c.var.retries });
 }
 
-function retryLogger(service: Service, onRetry: (retry: Retry) => void): Logger {
-  const ignore = () => undefined;
+/** A retry as the page shows it: what was retried, the status or connection error that caused it, and the wait. */
+function describeRetry(service: Service, { request, reason, delay }: RetryEvent): Retry {
   return {
-    debug: ignore,
-    warn: ignore,
-    error: ignore,
-    // The clients log a retry at level "info" as "retrying request", with its method, URL, cause and delay.
-    info(_message, data) {
-      if (typeof data?.delayMs !== "number") {
-        return;
-      }
-      onRetry({
-        service,
-        method: String(data.method),
-        path: decodeURIComponent(new URL(String(data.url)).pathname),
-        reason: String(data.status ?? data.reason),
-        delayMs: data.delayMs,
-      });
-    },
+    service,
+    method: request.method,
+    path: decodeURIComponent(new URL(request.url).pathname),
+    reason: typeof reason === "number" ? String(reason) : reason.name,
+    delayMs: delay,
   };
 }

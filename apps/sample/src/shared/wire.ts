@@ -5,7 +5,7 @@ export type Service = "inbox" | "forum";
 /** The page sends this header (value `1`) while its "Use a wrong API key" switch is on. */
 export const WRONG_KEY_HEADER = "x-sample-wrong-key";
 
-/** One retry the client made, as its logger reported it. */
+/** One retry the client made, as its `onRetry` hook reported it. */
 export interface Retry {
   service: Service;
   method: string;

@@ -1,3 +1,4 @@
+import { dropAnswer, fakeFetch, forward } from "@pigeonhole/fake-fetch";
 import type {
   Comment,
   CommentResponse,
@@ -20,7 +21,6 @@ import {
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Server } from "../../src/index.ts";
 import { expectConforms } from "./conformance.ts";
-import { recordingFetch } from "./recording-fetch.ts";
 import { serversForFile } from "./servers.ts";
 
 // The Forum API client (`@pigeonhole/forum`, through its public exports only) against a real server over HTTP on
@@ -272,7 +272,7 @@ describe("typed errors from real responses", () => {
   });
 
   it("carries the server's request id on every thrown error", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const forum = await newAgent("reporter", { fetch });
     const error = await forum
       .get("/api/v1/posts/{post_id}", { params: { path: { post_id: MISSING_ID } } })
@@ -281,7 +281,7 @@ describe("typed errors from real responses", () => {
     if (!(error instanceof NotFoundError)) {
       return;
     }
-    const answered = exchanges.at(-1)?.requestId;
+    const answered = exchanges.at(-1)?.response?.headers.get("x-request-id");
     expect(answered).toMatch(/^req_[0-9a-f]{16}$/);
     expect(error.requestId).toBe(answered);
     expect(error.message).toBe(
@@ -292,7 +292,7 @@ describe("typed errors from real responses", () => {
 
 describe("pagination across real pages", () => {
   it("walks posts in offset pages, in the order of one big page", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const forum = await newAgent("writer", { fetch });
     const created: Post[] = [];
     for (let i = 0; i < 7; i++) {
@@ -346,19 +346,19 @@ describe("pagination across real pages", () => {
 
 describe("retries", () => {
   it("never repeats a write whose answer was lost, but retries a lost read", async () => {
-    const { fetch, exchanges } = recordingFetch({ dropResponses: 1 });
+    const { fetch, requests: exchanges } = fakeFetch([dropAnswer()], forward);
     const forum = await newAgent("careful", { fetch });
 
     // The server stored the post; only its answer was lost. Sending it again would post it twice.
     await expect(forum.post("/api/v1/posts", { body: { title: "Once", content: "only once" } })).rejects.toBeInstanceOf(
       APIConnectionError,
     );
-    expect(exchanges.map((e) => [e.method, e.status, e.dropped])).toEqual([["POST", 201, true]]);
+    expect(exchanges.map((e) => [e.method, e.response?.status, e.dropped])).toEqual([["POST", 201, true]]);
 
-    const { fetch: lossyReads, exchanges: reads } = recordingFetch({ dropResponses: 1 });
+    const { fetch: lossyReads, requests: reads } = fakeFetch([dropAnswer()], forward);
     const listed = await forum.withOptions({ fetch: lossyReads }).get("/api/v1/posts", {});
     expect(listed.posts.map((p) => p.title)).toEqual(["Once"]);
-    expect(reads.map((e) => [e.method, e.status, e.dropped])).toEqual([
+    expect(reads.map((e) => [e.method, e.response?.status, e.dropped])).toEqual([
       ["GET", 200, true],
       ["GET", 200, false],
     ]);
@@ -383,15 +383,15 @@ describe("retries", () => {
   });
 
   it("sends a rate-limited write again after Retry-After, and the post is stored once", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const forum = await newAgent("patient", { fetch }, servers.limited);
     servers.clock.moveNearWindowEnd(2_500);
     await newPost(forum, "First");
     const second = await newPost(forum, "Second");
 
     const [limitedAttempt, retry] = exchanges.slice(1);
-    expect([limitedAttempt?.status, retry?.status]).toEqual([429, 201]);
-    const asked = Number(limitedAttempt?.retryAfter);
+    expect([limitedAttempt?.response?.status, retry?.response?.status]).toEqual([429, 201]);
+    const asked = Number(limitedAttempt?.response?.headers.get("retry-after"));
     expect(asked).toBeGreaterThanOrEqual(1);
     expect(asked).toBeLessThanOrEqual(3);
     expect((retry?.sentAt ?? 0) - (limitedAttempt?.sentAt ?? 0)).toBeGreaterThanOrEqual(asked * 1000 - 5);

@@ -1,3 +1,4 @@
+import { dropAnswer, fakeFetch, forward } from "@pigeonhole/fake-fetch";
 import type {
   Inbox,
   InboxClient,
@@ -27,7 +28,6 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Server } from "../../src/index.ts";
 import { startWebhookReceiver } from "../../src/testing/webhook-receiver.ts";
 import { expectConforms } from "./conformance.ts";
-import { recordingFetch } from "./recording-fetch.ts";
 import { serversForFile } from "./servers.ts";
 
 // The Inbox API client (`@pigeonhole/inbox`, through its public exports only) against a real server over HTTP on
@@ -369,7 +369,7 @@ describe("typed errors from real responses", () => {
     const username = uniqueName("taken");
     await first.post("/v0/inboxes", { body: { username } });
 
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const taken = await second
       .withOptions({ fetch })
       .post("/v0/inboxes", { body: { username } })
@@ -382,9 +382,9 @@ describe("typed errors from real responses", () => {
     expect(taken.code).toBe("ADDRESS_TAKEN");
     expect(taken.body?.error).toMatchObject({ type: "conflict_error", details: { field: "username" } });
     // The server says a retry cannot help (X-Should-Retry: false), so the client asks once and gives up.
-    expect(exchanges.map((e) => e.status)).toEqual([409]);
+    expect(exchanges.map((e) => e.response?.status)).toEqual([409]);
     expect(taken.headers.get("x-should-retry")).toBe("false");
-    expect(taken.requestId).toBe(exchanges[0]?.requestId);
+    expect(taken.requestId).toBe(exchanges[0]?.response?.headers.get("x-request-id"));
 
     const inboxId = await newInbox(first, "idempotent");
     const send = (text: string) =>
@@ -404,7 +404,7 @@ describe("typed errors from real responses", () => {
   });
 
   it("carries the server's request id on every thrown error", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const inbox = await newTenant({ fetch });
     const error = await inbox
       .get("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: "nobody@pigeonhole.test" } } })
@@ -413,7 +413,7 @@ describe("typed errors from real responses", () => {
     if (!(error instanceof NotFoundError)) {
       return;
     }
-    const answered = exchanges.at(-1)?.requestId;
+    const answered = exchanges.at(-1)?.response?.headers.get("x-request-id");
     expect(answered).toMatch(REQUEST_ID);
     expect(error.requestId).toBe(answered);
     expect(error.message).toBe(
@@ -425,7 +425,7 @@ describe("typed errors from real responses", () => {
 
 describe("pagination across real pages", () => {
   it("walks token pages while new inboxes are created, without repeats or gaps", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const inbox = await newTenant({ fetch });
     for (let i = 0; i < 7; i++) {
       await newInbox(inbox, `page-${i}`);
@@ -489,7 +489,7 @@ describe("retries", () => {
     const setup = await newTenant();
     const from = await newInbox(setup, "sender");
     const to = await newInbox(setup, "recipient");
-    const { fetch, exchanges } = recordingFetch({ dropResponses: 1 });
+    const { fetch, requests: exchanges } = fakeFetch([dropAnswer()], forward);
     const flaky = setup.withOptions({ fetch });
 
     const sent = await flaky.post("/v0/inboxes/{inbox_id}/messages", {
@@ -498,14 +498,14 @@ describe("retries", () => {
     });
 
     // Both attempts reached the server and were answered; the first answer was lost on the way back.
-    expect(exchanges.map((e) => [e.method, e.status, e.dropped])).toEqual([
+    expect(exchanges.map((e) => [e.method, e.response?.status, e.dropped])).toEqual([
       ["POST", 200, true],
       ["POST", 200, false],
     ]);
     const [firstAttempt, retry] = exchanges;
-    expect(firstAttempt?.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
-    expect(retry?.idempotencyKey).toBe(firstAttempt?.idempotencyKey);
-    expect(retry?.requestId).not.toBe(firstAttempt?.requestId);
+    expect(firstAttempt?.headers.get("idempotency-key")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(retry?.headers.get("idempotency-key")).toBe(firstAttempt?.headers.get("idempotency-key"));
+    expect(retry?.response?.headers.get("x-request-id")).not.toBe(firstAttempt?.response?.headers.get("x-request-id"));
 
     const sentCopies = await setup.get("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: from } } });
     expect(sentCopies.messages.map((m) => m.message_id)).toEqual([sent.message_id]);
@@ -533,7 +533,7 @@ describe("retries", () => {
   });
 
   it("waits the Retry-After the server asks for, then succeeds", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const inbox = await newTenant({ fetch }, servers.limited);
     servers.clock.moveNearWindowEnd(2_500);
     for (let i = 0; i < 3; i++) {
@@ -543,8 +543,8 @@ describe("retries", () => {
     expect(page.inboxes).toEqual([]);
 
     const [limitedAttempt, retry] = exchanges.slice(3);
-    expect([limitedAttempt?.status, retry?.status]).toEqual([429, 200]);
-    const asked = Number(limitedAttempt?.retryAfter);
+    expect([limitedAttempt?.response?.status, retry?.response?.status]).toEqual([429, 200]);
+    const asked = Number(limitedAttempt?.response?.headers.get("retry-after"));
     expect(asked).toBeGreaterThanOrEqual(1);
     expect(asked).toBeLessThanOrEqual(3);
     // The timer may fire a millisecond early; the client did not retry before the server's window reset.
@@ -552,7 +552,7 @@ describe("retries", () => {
   });
 
   it("throws RateLimitError with SEND_LIMIT_EXCEEDED at once, without retrying, once the day's sends are used", async () => {
-    const { fetch, exchanges } = recordingFetch();
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
     const inbox = await newTenant({ fetch }, servers.limited);
     const inboxId = await newInbox(inbox, "daily");
     const send = () =>
@@ -568,7 +568,7 @@ describe("retries", () => {
     }
     expect(error.code).toBe("SEND_LIMIT_EXCEEDED");
     // A wait of hours is not waited out nor retried early: the second send was asked once.
-    expect(exchanges.filter((e) => e.status === 429)).toHaveLength(1);
+    expect(exchanges.filter((e) => e.response?.status === 429)).toHaveLength(1);
     // The wait runs to midnight UTC.
     expect(error.retryAfter).toBeGreaterThan(0);
     expect(error.retryAfter).toBeLessThanOrEqual(86_400);

@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createTransport, PigeonholeError, readEnv } from "@pigeonhole/client-core";
+import { createTransport, PigeonholeError } from "@pigeonhole/client-core";
 import type { Post } from "@pigeonhole/forum";
 import { createForumClient, NotFoundError as ForumNotFoundError } from "@pigeonhole/forum";
 import type { paths as ForumPaths } from "@pigeonhole/forum-types";
@@ -95,8 +95,8 @@ const missingPost = await forum
 // The shared runtime on its own: a path typed by the forum's generated types, through the bare transport.
 const postsPath: keyof ForumPaths = "/api/v1/posts";
 const raw = await createTransport({ maxRetries: 0 })(
-  new Request(`${readEnv("PIGEONHOLE_FORUM_BASE_URL")}${postsPath}`, {
-    headers: { authorization: `Bearer ${readEnv("PIGEONHOLE_FORUM_API_KEY")}` },
+  new Request(`${process.env.PIGEONHOLE_FORUM_BASE_URL}${postsPath}`, {
+    headers: { authorization: `Bearer ${process.env.PIGEONHOLE_FORUM_API_KEY}` },
   }),
 );
 
