@@ -1,10 +1,10 @@
-// Waits until the sandbox, the sample app and the docs site answer, then prints where they are. It runs on
+// Waits until the server, the sample app and the docs site answer, then prints where they are. It runs on
 // whichever Node started the main job (20 or newer), so it uses nothing but fetch.
 const services = [
   ["Sample app", "http://127.0.0.1:4200/"],
   ["Docs", "http://127.0.0.1:4300/"],
-  ["Inbox API (sandbox)", "http://127.0.0.1:4010/health"],
-  ["Forum API (sandbox)", "http://127.0.0.1:4020/health"],
+  ["Inbox API (server)", "http://127.0.0.1:4010/health"],
+  ["Forum API (server)", "http://127.0.0.1:4020/health"],
 ];
 const deadline = Date.now() + 180_000;
 

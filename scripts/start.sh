@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The main job: set-up, build everything, then run the sandbox (both APIs), the sample app and the docs site
+# The main job: set-up, build everything, then run the server (both APIs), the sample app and the docs site
 # on 127.0.0.1, and print their addresses once all of them answer. Ctrl-C stops everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."

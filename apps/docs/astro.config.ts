@@ -28,7 +28,7 @@ export default defineConfig({
     { name: "@astrojs/sitemap", hooks: {} },
     starlight({
       title: "Pigeonhole",
-      description: "Typed clients, a local sandbox and the reference of the Pigeonhole Inbox and Forum APIs.",
+      description: "Typed clients, a local server and the reference of the Pigeonhole Inbox and Forum APIs.",
       logo: { src: "./src/assets/logo.svg", alt: "" },
       favicon: "/favicon.svg",
       customCss: ["./src/styles/custom.css"],
@@ -55,7 +55,7 @@ export default defineConfig({
             "guides/pagination",
             "guides/webhooks",
             "guides/rate-limits",
-            "guides/testing-with-the-sandbox",
+            "guides/running-locally",
             "guides/extending-an-api",
           ],
         },

@@ -1,5 +1,5 @@
 // Lookups over a bundled spec (`<api>/dist/openapi.json`) for the tests of both APIs, built on the OpenAPI walker that
-// the sandbox and the docs use too, so the tests read operations exactly as they do.
+// the server and the docs use too, so the tests read operations exactly as they do.
 import { readFileSync } from "node:fs";
 import {
   dereference,

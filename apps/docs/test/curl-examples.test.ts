@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations, type OperationEntry } from "../src/lib/openapi.ts";
 import { readBundle } from "../src/lib/prepare-site.ts";
@@ -12,7 +12,7 @@ import { SITE_ROOT } from "./built-site.ts";
 
 const run = promisify(execFile);
 
-/** The ids the examples name, as the specs' examples show them; each run replaces them with ids the sandbox minted. */
+/** The ids the examples name, as the specs' examples show them; each run replaces them with ids the server minted. */
 const EXAMPLE_IDS = {
   messageInPath: encodeURIComponent("<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>"),
   thread: "thd_7Hq2mZ4kP9xR3vLc",
@@ -100,14 +100,14 @@ function successStatus(entry: OperationEntry): number {
 /** What curl writes to stderr after each transfer: the answer's status, apart from the body on stdout. */
 const STATUS_LINE = /^HTTP (\d{3})$/gm;
 
-describe("the curl examples, run with curl against the sandbox", () => {
-  let sandbox: Sandbox;
+describe("the curl examples, run with curl against the server", () => {
+  let server: Server;
   /** Holds curl's configuration: the status of each answer on stderr, no progress meter. */
   let curlHome: string;
   const ids = new Map<string, string>();
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+    server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
     curlHome = await mkdtemp(join(tmpdir(), "pigeonhole-curl-"));
     await writeFile(
       join(curlHome, ".curlrc"),
@@ -116,7 +116,7 @@ describe("the curl examples, run with curl against the sandbox", () => {
   });
 
   afterAll(async () => {
-    await sandbox?.close();
+    await server?.close();
     if (curlHome) {
       await rm(curlHome, { recursive: true, force: true });
     }
@@ -144,10 +144,10 @@ describe("the curl examples, run with curl against the sandbox", () => {
           PATH: process.env.PATH,
           HOME: curlHome,
           CURL_HOME: curlHome,
-          PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
-          PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
-          PIGEONHOLE_FORUM_BASE_URL: sandbox.forum.url,
-          PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
+          PIGEONHOLE_INBOX_BASE_URL: server.inbox.url,
+          PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
+          PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
+          PIGEONHOLE_FORUM_API_KEY: server.forum.apiKey,
         },
       });
       const statuses = [...stderr.matchAll(STATUS_LINE)].map((match) => Number(match[1]));

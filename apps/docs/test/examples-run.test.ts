@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SITE_ROOT } from "./built-site.ts";
 
@@ -9,7 +9,7 @@ const run = promisify(execFile);
 
 /**
  * The examples that need nothing but what earlier ones created, run in this order as a reader would, each as its
- * own Node process against a fresh sandbox. The others name ids from the specs' examples (a message id, a post id)
+ * own Node process against a fresh server. The others name ids from the specs' examples (a message id, a post id)
  * that only the service can mint; the typecheck covers those.
  */
 const RUNNABLE: readonly [file: string, prints: string][] = [
@@ -31,15 +31,15 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   ["inbox/listWebhooks.ts", "https://hooks.example.com/pigeonhole enabled"],
 ];
 
-describe("the examples, run against the sandbox", () => {
-  let sandbox: Sandbox;
+describe("the examples, run against the server", () => {
+  let server: Server;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+    server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
   });
 
   afterAll(async () => {
-    await sandbox?.close();
+    await server?.close();
   });
 
   it.each(RUNNABLE)("%s runs and prints %j", async (file, prints) => {
@@ -48,10 +48,10 @@ describe("the examples, run against the sandbox", () => {
       timeout: 20_000,
       env: {
         ...process.env,
-        PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
-        PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
-        PIGEONHOLE_FORUM_BASE_URL: sandbox.forum.url,
-        PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
+        PIGEONHOLE_INBOX_BASE_URL: server.inbox.url,
+        PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
+        PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
+        PIGEONHOLE_FORUM_API_KEY: server.forum.apiKey,
       },
     });
     expect(stdout).toContain(prints);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SITE_ROOT } from "./built-site.ts";
 
@@ -26,7 +26,7 @@ interface ProcessFailure {
  */
 describe("a new project set up as the quickstart says", () => {
   let project: string;
-  let sandbox: Sandbox;
+  let server: Server;
 
   beforeAll(async () => {
     project = await mkdtemp(join(tmpdir(), "pigeonhole-quickstart-"));
@@ -35,11 +35,11 @@ describe("a new project set up as the quickstart says", () => {
     await copyFile(join(SITE_ROOT, "examples/guides/quickstart.ts"), join(project, "quickstart.ts"));
     await mkdir(join(project, "node_modules/@pigeonhole"), { recursive: true });
     await symlink(INBOX_PACKAGE, join(project, "node_modules/@pigeonhole/inbox"), "dir");
-    sandbox = await startSandbox({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+    server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
   });
 
   afterAll(async () => {
-    await sandbox?.close();
+    await server?.close();
     if (project) {
       await rm(project, { recursive: true, force: true });
     }
@@ -68,14 +68,14 @@ describe("a new project set up as the quickstart says", () => {
     expect(failure.stdout).toContain("Cannot find module '@pigeonhole/inbox'");
   });
 
-  it("runs the quickstart script with `node quickstart.ts` against the sandbox", async () => {
+  it("runs the quickstart script with `node quickstart.ts` against the server", async () => {
     const { stdout } = await run(process.execPath, ["quickstart.ts"], {
       cwd: project,
       timeout: 20_000,
       env: {
         PATH: process.env.PATH,
-        PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
-        PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
+        PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
+        PIGEONHOLE_INBOX_BASE_URL: server.inbox.url,
       },
     });
     expect(stdout).toContain('has "Hello from the quickstart"');

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createInboxClient, type InboxClient } from "@pigeonhole/inbox";
-import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SITE_ROOT } from "./built-site.ts";
 
@@ -31,20 +31,20 @@ async function sendBetweenInboxes(inbox: InboxClient, subject: string): Promise<
   });
 }
 
-describe("the webhook examples, receiving real deliveries from the sandbox", () => {
-  let sandbox: Sandbox;
+describe("the webhook examples, receiving real deliveries from the server", () => {
+  let server: Server;
   let inbox: InboxClient;
   const cleanups: (() => Promise<void> | void)[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({
+    server = await startServer({
       inboxPort: 0,
       forumPort: 0,
       database: ":memory:",
       allowPrivateWebhooks: true,
       logger: false,
     });
-    inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey, maxRetries: 0 });
+    inbox = createInboxClient({ baseUrl: server.inbox.url, apiKey: server.inbox.apiKey, maxRetries: 0 });
   });
 
   afterEach(async () => {
@@ -54,7 +54,7 @@ describe("the webhook examples, receiving real deliveries from the sandbox", () 
   });
 
   afterAll(async () => {
-    await sandbox?.close();
+    await server?.close();
   });
 
   it("verifies and handles message.received and message.sent with the reference's fetch handlers", async () => {
@@ -78,7 +78,7 @@ describe("the webhook examples, receiving real deliveries from the sandbox", () 
     });
     cleanups.push(() => log.mockRestore());
     const statuses: number[] = [];
-    const server: Server = createServer(async (req, res) => {
+    const receiver = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) {
         chunks.push(chunk as Buffer);
@@ -93,10 +93,10 @@ describe("the webhook examples, receiving real deliveries from the sandbox", () 
       statuses.push(...answers.map((answer) => answer.status));
       res.writeHead(answers[0]?.status ?? 500).end();
     });
-    server.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-    const { port } = server.address() as AddressInfo;
+    receiver.listen(0, "127.0.0.1");
+    await once(receiver, "listening");
+    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+    const { port } = receiver.address() as AddressInfo;
 
     // PUT keeps the secret: point the webhook at the receiver now that it listens.
     await inbox.put("/v0/webhooks/{webhook_id}", {

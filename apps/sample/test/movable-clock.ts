@@ -1,9 +1,9 @@
 const MINUTE_MS = 60_000;
 
 /**
- * The real time plus an offset, for the sandbox's `clock`: it runs at the real pace from `startAt` on, and only moves
- * forward. The sandbox's per-minute limits count in fixed windows aligned to the clock's minutes, so moving the clock
- * near the end of a window makes the wait a limited client is asked for short, while the sandbox computes
+ * The real time plus an offset, for the Pigeonhole server's `clock`: it runs at the real pace from `startAt` on, and
+ * only moves forward. The server's per-minute limits count in fixed windows aligned to the clock's minutes, so moving
+ * the clock near the end of a window makes the wait a limited client is asked for short, while the server computes
  * `Retry-After` as it always does.
  */
 export class MovableClock {

@@ -2,7 +2,7 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
 import { createForumClient } from "@pigeonhole/forum";
 import { createInboxClient } from "@pigeonhole/inbox";
-import { type SandboxOptions, startSandbox } from "@pigeonhole/sandbox";
+import { type ServerOptions, startServer } from "@pigeonhole/server";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { startSampleServer } from "../src/server/sample-server.ts";
 
@@ -20,15 +20,15 @@ export const PHONE: BrowserContextOptions = {
   hasTouch: true,
 };
 
-/** What a test may set in the stack's sandbox: lower limits, and the clock its limits count time with. */
-export type StackOptions = Pick<SandboxOptions, "limits" | "clock">;
+/** What a test may set in the stack's Pigeonhole server: lower limits, and the clock its limits count time with. */
+export type StackOptions = Pick<ServerOptions, "limits" | "clock">;
 
 /**
- * Everything the sample runs on, for real: a sandbox on free ports with an in-memory database, the sample's server
+ * Everything the sample runs on, for real: a Pigeonhole server on free ports with an in-memory database, the sample's server
  * (with its webhook registered) serving the built page, and Chromium.
  */
 export async function startStack({ limits, clock }: StackOptions = {}) {
-  const sandbox = await startSandbox({
+  const pigeonhole = await startServer({
     inboxPort: 0,
     forumPort: 0,
     database: ":memory:",
@@ -37,8 +37,8 @@ export async function startStack({ limits, clock }: StackOptions = {}) {
     limits: { forumReadsPerMinute: 10_000, forumWritesPerMinute: 10_000, ...limits },
     clock,
   });
-  const inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey });
-  const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: sandbox.forum.apiKey });
+  const inbox = createInboxClient({ baseUrl: pigeonhole.inbox.url, apiKey: pigeonhole.inbox.apiKey });
+  const forum = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: pigeonhole.forum.apiKey });
   const sample = await startSampleServer({ inbox, forum, port: 0, pageRoot: PAGE_ROOT });
   await sample.webhook;
   const browser = await launchChromium();
@@ -58,7 +58,7 @@ export async function startStack({ limits, clock }: StackOptions = {}) {
     async close() {
       await browser.close();
       await sample.close();
-      await sandbox.close();
+      await pigeonhole.close();
     },
   };
 }

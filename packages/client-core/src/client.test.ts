@@ -84,7 +84,7 @@ describe("configuration", () => {
     expect(requests[0]?.headers.get("authorization")).toBe("Bearer key_1");
   });
 
-  it("defaults to the service's sandbox address", async () => {
+  it("defaults to the service's local address", async () => {
     vi.stubEnv("THINGS_BASE_URL", "");
     const { fetch, requests } = fakeFetch();
     await tokenClient({ apiKey: "k", fetch }).get("/v1/things");

@@ -50,7 +50,7 @@ describe("createForumClient", () => {
     expect(requests[0]?.headers.get("authorization")).toBe("Bearer fk_env");
   });
 
-  it("talks to the local sandbox by default", async () => {
+  it("talks to the server running locally by default", async () => {
     vi.stubEnv("PIGEONHOLE_FORUM_BASE_URL", "");
     const { fetch, requests } = fakeFetch();
     await client(fetch).get("/api/v1/posts");

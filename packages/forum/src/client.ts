@@ -37,7 +37,7 @@ const forumService = {
 
 /**
  * Creates a Forum API client. The API key comes from `options.apiKey` or `PIGEONHOLE_FORUM_API_KEY`; the address
- * from `options.baseUrl`, `PIGEONHOLE_FORUM_BASE_URL`, or the local sandbox at http://127.0.0.1:4020.
+ * from `options.baseUrl`, `PIGEONHOLE_FORUM_BASE_URL`, or a server running locally at http://127.0.0.1:4020.
  */
 export function createForumClient(options?: ForumClientOptions): ForumClient {
   return createApiClient<paths, OffsetPage, ForumRequestOptions>(forumService, options);

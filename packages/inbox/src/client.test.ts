@@ -51,7 +51,7 @@ describe("createInboxClient", () => {
     expect(requests[0]?.headers.get("authorization")).toBe("Bearer pk_env");
   });
 
-  it("talks to the local sandbox by default", async () => {
+  it("talks to the server running locally by default", async () => {
     vi.stubEnv("PIGEONHOLE_INBOX_BASE_URL", "");
     const { fetch, requests } = fakeFetch();
     await client(fetch).get("/v0/inboxes");

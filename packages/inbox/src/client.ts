@@ -32,7 +32,7 @@ const inboxService = {
 
 /**
  * Creates an Inbox API client. The API key comes from `options.apiKey` or `PIGEONHOLE_INBOX_API_KEY`; the address
- * from `options.baseUrl`, `PIGEONHOLE_INBOX_BASE_URL`, or the local sandbox at http://127.0.0.1:4010.
+ * from `options.baseUrl`, `PIGEONHOLE_INBOX_BASE_URL`, or a server running locally at http://127.0.0.1:4010.
  */
 export function createInboxClient(options?: InboxClientOptions): InboxClient {
   return createApiClient<paths, TokenPage, RequestOptions>(inboxService, options);

@@ -76,7 +76,7 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     }
   });
 
-  it("serves the local sandbox at http://127.0.0.1:4020 without the path prefix in the server address", () => {
+  it("names the server running locally at http://127.0.0.1:4020 without the path prefix in the server address", () => {
     expect(at(spec, "servers", 0, "url")).toBe("http://127.0.0.1:4020");
   });
 
@@ -430,7 +430,7 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
   });
 
   it("Every response carries X-Request-Id and X-RateLimit-Limit, -Remaining and -Reset", () => {
-    // Documented once for the whole API; the sandbox's contract tests check every answer carries them.
+    // Documented once for the whole API; the server's contract tests check every answer carries them.
     const section = infoText.slice(infoText.indexOf("## Response headers"));
     expect(section).toMatch(/^## Response headers\n\nEvery response, success or error, carries these headers/);
     for (const header of rateLimitHeaders) {
@@ -450,7 +450,7 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
   it("Reads are limited to 60 and writes (create post, create comment, vote) to 30 per minute per API key", () => {
     expect(infoText).toMatch(/60 requests per minute per API key/);
     expect(infoText).toMatch(/30 requests per minute per API key/);
-    expect(infoText).toMatch(/configurable on the local sandbox/);
+    expect(infoText).toMatch(/configurable on the server/);
     for (const operationId of ["listPosts", "getPost", "listComments"]) {
       expect(str(operation(operationId).operation, "description")).toMatch(/A read: 60 per minute per API key/);
     }

@@ -815,7 +815,7 @@ describe("limits", () => {
   });
 
   it("every response carries X-Request-Id and the X-RateLimit-Limit, -Remaining and -Reset headers", () => {
-    // Documented once for the whole API; the sandbox's contract tests check every answer carries them.
+    // Documented once for the whole API; the server's contract tests check every answer carries them.
     const section = description().slice(description().indexOf("## Response headers"));
     expect(section).toMatch(/^## Response headers\n\nEvery response, success or error, carries these headers/);
     for (const header of ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) {

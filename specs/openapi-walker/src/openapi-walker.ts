@@ -1,9 +1,9 @@
-// Walks a bundled OpenAPI 3.1 document. The spec tests, the sandbox (request validation, fuzzing) and the docs
+// Walks a bundled OpenAPI 3.1 document. The spec tests, the server (request validation, fuzzing) and the docs
 // (reference pages) read operations through this one module, so they agree on what an operation is: the same
 // methods, the same parameter merging, the same reference rules.
 //
 // It belongs to the spec layer, beside the bundles it reads, so the spec tests use it without reaching into an app.
-// It has no dependencies: the published sandbox carries a compiled copy in its dist, as it carries the bundles.
+// It has no dependencies: the published server carries a compiled copy in its dist, as it carries the bundles.
 
 /** The keys a path item holds operations under, in the order the OpenAPI specification lists them. */
 export const OPERATION_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;

@@ -69,7 +69,7 @@ export function fakeFetch(steps: Step[] = [], fallback: Step = () => Response.js
   return { fetch, requests };
 }
 
-/** A step that sends the attempt on to the real network, such as to a sandbox on 127.0.0.1. */
+/** A step that sends the attempt on to the real network, such as to a server on 127.0.0.1. */
 export const forward: Handler = (request, init) => globalThis.fetch(request, init);
 
 /** The error of an answer lost on the way back: what fetch throws when the connection resets after the server acted. */

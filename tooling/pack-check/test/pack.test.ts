@@ -1,6 +1,6 @@
 // Packs every published package of the workspace as npm would ship it, lints the tarballs with publint and
 // arethetypeswrong, installs them into a fresh project outside the workspace, and there typechecks (tsc, nodenext)
-// and runs programs that use each package: the clients against the installed sandbox, started through its bin.
+// and runs programs that use each package: the clients against the installed server, started through its bin.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
@@ -12,7 +12,7 @@ import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshEnv } from "./fresh-env.ts";
-import { type InstalledSandbox, startInstalledSandbox } from "./installed-sandbox.ts";
+import { type InstalledServer, startInstalledServer } from "./installed-server.ts";
 import { runCommand, runToExit } from "./run-command.ts";
 import { checkedPackageNames, type WorkspacePackage, workspacePackages } from "./workspace.ts";
 
@@ -26,7 +26,7 @@ const CHECKED = await checkedPackageNames(new URL("../package.json", import.meta
 const CLIENT_RUNTIMES = ["@pigeonhole/client-core", "@pigeonhole/inbox", "@pigeonhole/forum"];
 
 /**
- * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 24 for the sandbox, a
+ * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 24 for the server, a
  * Node program and library with the same export shape) loads them with `require()` too, which the last test proves.
  */
 const CJS_ONLY = new Set(["node10", "node16-cjs"]);
@@ -47,12 +47,12 @@ const OLDEST_NODE = ["/usr/bin/node", "/usr/local/bin/node"].find((candidate) =>
 
 /**
  * The environment of a command in the fresh project: a user's (see {@link freshEnv}), with `node` first on PATH
- * (what the sandbox's bin and any child process run) and `extra` variables.
+ * (what the server's bin and any child process run) and `extra` variables.
  */
 const projectEnv = (node: string, extra: Record<string, string> = {}) =>
   freshEnv({ ...extra, PATH: `${dirname(node)}${delimiter}${freshEnv().PATH}` });
 
-/** The development keys the installed sandbox registers from the environment, and the clients read from it. */
+/** The development keys the installed server registers from the environment, and the clients read from it. */
 const DEV_KEYS = { PIGEONHOLE_INBOX_API_KEY: "pack-check-inbox-key", PIGEONHOLE_FORUM_API_KEY: "pack-check-forum-key" };
 
 let workspace: WorkspacePackage[];
@@ -130,7 +130,7 @@ describe("published tarballs", () => {
 
 describe("installed from the tarballs into a fresh project", () => {
   let projectDir: string;
-  let sandbox: InstalledSandbox | undefined;
+  let server: InstalledServer | undefined;
   let compiled: Promise<string> | undefined;
 
   /** Typechecks the consumer programs and emits them as JavaScript (for the Node without type stripping), once. */
@@ -142,16 +142,16 @@ describe("installed from the tarballs into a fresh project", () => {
     return compiled;
   };
 
-  /** Runs the client program with the installed sandbox's addresses and keys in the PIGEONHOLE_* variables. */
+  /** Runs the client program with the installed server's addresses and keys in the PIGEONHOLE_* variables. */
   const runClients = async (node: string, program: string, label: string) => {
-    if (!sandbox) {
-      throw new Error("The installed sandbox is not running.");
+    if (!server) {
+      throw new Error("The installed server is not running.");
     }
     const env = {
-      PIGEONHOLE_INBOX_BASE_URL: sandbox.inbox.url,
-      PIGEONHOLE_INBOX_API_KEY: sandbox.inbox.apiKey,
-      PIGEONHOLE_FORUM_BASE_URL: sandbox.forum.url,
-      PIGEONHOLE_FORUM_API_KEY: sandbox.forum.apiKey,
+      PIGEONHOLE_INBOX_BASE_URL: server.inbox.url,
+      PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
+      PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
+      PIGEONHOLE_FORUM_API_KEY: server.forum.apiKey,
       PACK_CHECK_LABEL: label,
     };
     return JSON.parse(await runCommand(node, [program], { cwd: projectDir, env: projectEnv(node, env) }));
@@ -212,7 +212,7 @@ describe("installed from the tarballs into a fresh project", () => {
       ],
       { cwd: projectDir, env: freshEnv(), timeoutMs: 300_000 },
     );
-    sandbox = await startInstalledSandbox(
+    server = await startInstalledServer(
       projectDir,
       ["--memory", "--inbox-port", "0", "--forum-port", "0", "--allow-private-webhooks", "--quiet"],
       { env: projectEnv(process.execPath, DEV_KEYS) },
@@ -220,7 +220,7 @@ describe("installed from the tarballs into a fresh project", () => {
   });
 
   afterAll(async () => {
-    await sandbox?.stop();
+    await server?.stop();
   });
 
   it("runs its commands with a user's environment: nothing from the workspace's package manager", async () => {
@@ -237,8 +237,8 @@ describe("installed from the tarballs into a fresh project", () => {
     expect(path[0]).toBe(dirname(process.execPath));
   });
 
-  it("starts the sandbox through its bin, with the development keys from the environment", () => {
-    expect(sandbox).toMatchObject({
+  it("starts the server through its bin, with the development keys from the environment", () => {
+    expect(server).toMatchObject({
       inbox: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: DEV_KEYS.PIGEONHOLE_INBOX_API_KEY },
       forum: { url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: DEV_KEYS.PIGEONHOLE_FORUM_API_KEY },
     });
@@ -248,7 +248,7 @@ describe("installed from the tarballs into a fresh project", () => {
     await expect(compile()).resolves.toBe("");
   });
 
-  it("runs the client program on this Node against the installed sandbox", async () => {
+  it("runs the client program on this Node against the installed server", async () => {
     await expect(runClients(process.execPath, "clients.ts", "current")).resolves.toEqual(
       expectedClientRun("current", new RegExp(`^${process.version.replaceAll(".", "\\.")}$`)),
     );
@@ -261,8 +261,8 @@ describe("installed from the tarballs into a fresh project", () => {
     );
   });
 
-  it("starts the sandbox as a library, in process", async () => {
-    const output = await runCommand(process.execPath, ["sandbox-api.ts"], {
+  it("starts the server as a library, in process", async () => {
+    const output = await runCommand(process.execPath, ["server-api.ts"], {
       cwd: projectDir,
       env: projectEnv(process.execPath),
     });
@@ -278,10 +278,10 @@ describe("installed from the tarballs into a fresh project", () => {
     const node = OLDEST_NODE ?? "";
     const options = { cwd: projectDir, env: projectEnv(node), timeoutMs: 20_000 };
     const { engines } = JSON.parse(
-      await readFile(join(projectDir, "node_modules", "@pigeonhole", "sandbox", "package.json"), "utf8"),
+      await readFile(join(projectDir, "node_modules", "@pigeonhole", "server", "package.json"), "utf8"),
     ) as { engines: { node: string } };
     const bin = await runToExit(
-      join(projectDir, "node_modules", ".bin", "pigeonhole-sandbox"),
+      join(projectDir, "node_modules", ".bin", "pigeonhole-server"),
       ["--memory", "--inbox-port", "0", "--forum-port", "0"],
       options,
     );
@@ -290,21 +290,21 @@ describe("installed from the tarballs into a fresh project", () => {
       [
         "--input-type=module",
         "-e",
-        'import { startSandbox } from "@pigeonhole/sandbox"; await startSandbox({ database: ":memory:", inboxPort: 0, forumPort: 0 });',
+        'import { startServer } from "@pigeonhole/server"; await startServer({ database: ":memory:", inboxPort: 0, forumPort: 0 });',
       ],
       options,
     );
     for (const exit of [bin, library]) {
       // Not a crash (a segmentation fault is signal SIGSEGV, exit status 139 in a shell): a refusal that says why.
       expect({ code: exit.code, signal: exit.signal }).toEqual({ code: 1, signal: null });
-      expect(exit.stderr).toContain(`@pigeonhole/sandbox needs Node.js ${engines.node}, but this is Node.js 20.`);
+      expect(exit.stderr).toContain(`@pigeonhole/server needs Node.js ${engines.node}, but this is Node.js 20.`);
     }
   });
 
   it("can be required from CommonJS", async () => {
     const script = (names: string[]) =>
       `console.log(JSON.stringify(${JSON.stringify(names)}.map((name) => Object.keys(require(name)).length > 0)))`;
-    const runtimes = [...CLIENT_RUNTIMES, "@pigeonhole/sandbox"];
+    const runtimes = [...CLIENT_RUNTIMES, "@pigeonhole/server"];
     const current = await runCommand(process.execPath, ["-e", script(runtimes)], {
       cwd: projectDir,
       env: projectEnv(process.execPath),

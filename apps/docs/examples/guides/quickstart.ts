@@ -1,10 +1,10 @@
 import { createInboxClient } from "@pigeonhole/inbox";
 
 // The key comes from PIGEONHOLE_INBOX_API_KEY; the address from
-// PIGEONHOLE_INBOX_BASE_URL, else the local sandbox (127.0.0.1:4010).
+// PIGEONHOLE_INBOX_BASE_URL, else the local server (127.0.0.1:4010).
 const inbox = createInboxClient();
 
-// Two inboxes on the sandbox's domain; `client_id` makes a second run
+// Two inboxes on the server's domain; `client_id` makes a second run
 // return the same ones.
 const alice = await inbox.post("/v0/inboxes", {
   body: { username: "alice", client_id: "quickstart-alice" },

@@ -14,7 +14,7 @@ async function fixtureRepo(): Promise<string> {
   };
   await manifest("packages/inbox", { name: "@pigeonhole/inbox", description: "The inbox client." });
   await manifest("packages/secret", { name: "@pigeonhole/secret", private: true });
-  await manifest("apps/sandbox", { name: "@pigeonhole/sandbox", description: "The local server." });
+  await manifest("apps/server", { name: "@pigeonhole/server", description: "The local server." });
   await writeFile(
     join(root, "packages/inbox/CHANGELOG.md"),
     "# @pigeonhole/inbox\n\n## 0.1.0\n\n### Minor Changes\n\n- 1a2b3c4: feat(inbox): the first client\n",
@@ -24,7 +24,7 @@ async function fixtureRepo(): Promise<string> {
   await writeFile(join(root, ".changeset/config.json"), "{}");
   await writeFile(
     join(root, ".changeset/brave-owls-sing.md"),
-    '---\n"@pigeonhole/inbox": minor\n"@pigeonhole/sandbox": minor\n---\n\nfeat(inbox): list threads\n',
+    '---\n"@pigeonhole/inbox": minor\n"@pigeonhole/server": minor\n---\n\nfeat(inbox): list threads\n',
   );
   await writeFile(
     join(root, ".changeset/quiet-fish-swim.md"),
@@ -39,7 +39,7 @@ describe("findPublishedPackages", () => {
     const found = await findPublishedPackages(root, ["packages", "apps", "missing"]);
     expect(found.map((pkg) => [pkg.name, pkg.dir])).toEqual([
       ["@pigeonhole/inbox", join(root, "packages/inbox")],
-      ["@pigeonhole/sandbox", join(root, "apps/sandbox")],
+      ["@pigeonhole/server", join(root, "apps/server")],
     ]);
   });
 });
@@ -53,7 +53,7 @@ describe("readPendingChangesets", () => {
         summary: "feat(inbox): list threads",
         releases: [
           { name: "@pigeonhole/inbox", type: "minor" },
-          { name: "@pigeonhole/sandbox", type: "minor" },
+          { name: "@pigeonhole/server", type: "minor" },
         ],
       },
       {
@@ -118,16 +118,16 @@ describe("writeChangelogPages", () => {
     const written = await writeChangelogPages({ siteRoot, repoRoot });
     expect(written.map((path) => path.slice(siteRoot.length))).toEqual([
       "/src/content/docs/changelog/inbox.md",
-      "/src/content/docs/changelog/sandbox.md",
+      "/src/content/docs/changelog/server.md",
     ]);
     const inbox = await readFile(written[0] ?? "", "utf8");
     expect(inbox).toMatch(
       /## Unreleased\n\n### Minor changes\n\n- feat\(inbox\): list threads\n\n### Patch changes\n\n- fix\(inbox\): retry 503\n\n## 0\.1\.0/,
     );
     expect(inbox).toContain("- 1a2b3c4: feat(inbox): the first client");
-    const sandbox = await readFile(written[1] ?? "", "utf8");
-    expect(sandbox).toContain("- feat(inbox): list threads");
-    expect(sandbox).not.toContain("retry 503");
+    const server = await readFile(written[1] ?? "", "utf8");
+    expect(server).toContain("- feat(inbox): list threads");
+    expect(server).not.toContain("retry 503");
   });
 
   it("names pages after the package without its scope", () => {

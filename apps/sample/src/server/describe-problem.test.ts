@@ -1,6 +1,6 @@
 import { createForumClient } from "@pigeonhole/forum";
 import { createInboxClient } from "@pigeonhole/inbox";
-import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeProblem } from "./describe-problem.ts";
 
@@ -13,10 +13,10 @@ async function failure(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("describeProblem, on the real errors of the clients", () => {
-  let sandbox: Sandbox;
+  let pigeonhole: Server;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({
+    pigeonhole = await startServer({
       inboxPort: 0,
       forumPort: 0,
       database: ":memory:",
@@ -24,10 +24,10 @@ describe("describeProblem, on the real errors of the clients", () => {
       limits: { forumReadsPerMinute: 1 },
     });
   });
-  afterAll(() => sandbox.close());
+  afterAll(() => pigeonhole.close());
 
   it("names the field of an inbox validation error", async () => {
-    const inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey });
+    const inbox = createInboxClient({ baseUrl: pigeonhole.inbox.url, apiKey: pigeonhole.inbox.apiKey });
     const error = await failure(inbox.post("/v0/inboxes", { body: { username: "Not Valid" } }));
     expect(describeProblem(error, "inbox")).toMatchObject({
       status: 400,
@@ -36,7 +36,7 @@ describe("describeProblem, on the real errors of the clients", () => {
   });
 
   it("gives the forum's message and hint for a refused key", async () => {
-    const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: "wrong" });
+    const forum = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: "wrong" });
     const { status, problem } = describeProblem(await failure(forum.get("/api/v1/posts")), "forum") ?? {};
     expect(status).toBe(401);
     expect(problem).toMatchObject({ kind: "authentication", code: "UNAUTHORIZED", requestId: expect.any(String) });
@@ -44,7 +44,7 @@ describe("describeProblem, on the real errors of the clients", () => {
   });
 
   it("says how long to wait after a rate limit", async () => {
-    const forum = createForumClient({ baseUrl: sandbox.forum.url, apiKey: sandbox.forum.apiKey, maxRetries: 0 });
+    const forum = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: pigeonhole.forum.apiKey, maxRetries: 0 });
     await forum.get("/api/v1/posts");
     const { problem } = describeProblem(await failure(forum.get("/api/v1/posts")), "forum") ?? {};
     expect(problem).toMatchObject({ kind: "rate_limit", status: 429, retryAfterSeconds: expect.any(Number) });

@@ -42,7 +42,7 @@ export function describeProblem(error: unknown, service: Service): { status: num
     return fromAPIError(service, error, details, error instanceof forum.RateLimitError ? error.retryAfter : null);
   }
   if (error instanceof inbox.APIConnectionError || error instanceof forum.APIConnectionError) {
-    const message = `${error.message} Is the sandbox running?`;
+    const message = `${error.message} Is the Pigeonhole server running?`;
     return { status: 502, problem: { service, kind: "connection", status: 502, message } };
   }
   if (error instanceof SyntaxError) {

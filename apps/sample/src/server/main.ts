@@ -1,5 +1,5 @@
-// Starts the sample: `pnpm --filter @pigeonhole/sample start`. Needs the built page (`build`) and a sandbox
-// started with --allow-private-webhooks, so that it may deliver to this server on 127.0.0.1.
+// Starts the sample: `pnpm --filter @pigeonhole/sample start`. Needs the built page (`build`) and a Pigeonhole
+// server started with --allow-private-webhooks, so that it may deliver webhooks to this sample on 127.0.0.1.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createForumClient } from "@pigeonhole/forum";
@@ -14,7 +14,7 @@ if (!existsSync(`${pageRoot}/index.html`)) {
 }
 
 // The keys stay here, on the server; the page never sees them. The base URLs come from
-// PIGEONHOLE_INBOX_BASE_URL / PIGEONHOLE_FORUM_BASE_URL, else the sandbox's default addresses.
+// PIGEONHOLE_INBOX_BASE_URL / PIGEONHOLE_FORUM_BASE_URL, else the Pigeonhole server's default addresses.
 const inbox = createInboxClient({ apiKey: process.env.PIGEONHOLE_INBOX_API_KEY || "pigeonhole-inbox-dev" });
 const forum = createForumClient({ apiKey: process.env.PIGEONHOLE_FORUM_API_KEY || "pigeonhole-forum-dev" });
 

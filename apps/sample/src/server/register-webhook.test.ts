@@ -1,17 +1,17 @@
 import { createInboxClient, type InboxClient } from "@pigeonhole/inbox";
-import { type Sandbox, startSandbox } from "@pigeonhole/sandbox";
+import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerWebhook, WEBHOOK_CLIENT_ID } from "./register-webhook.ts";
 
 describe("registerWebhook", () => {
-  let sandbox: Sandbox;
+  let pigeonhole: Server;
   let inbox: InboxClient;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
-    inbox = createInboxClient({ baseUrl: sandbox.inbox.url, apiKey: sandbox.inbox.apiKey });
+    pigeonhole = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+    inbox = createInboxClient({ baseUrl: pigeonhole.inbox.url, apiKey: pigeonhole.inbox.apiKey });
   });
-  afterAll(() => sandbox.close());
+  afterAll(() => pigeonhole.close());
 
   it("keeps one webhook across restarts, and points it at the server's current address", async () => {
     const first = await registerWebhook(inbox, "http://127.0.0.1:4200/webhooks/inbox");

@@ -28,7 +28,7 @@ export interface SampleServer {
 
 /**
  * Starts the sample on 127.0.0.1, then registers its webhook with the Inbox API. If the API cannot be reached yet,
- * it tries again every few seconds, so the sample may start before the sandbox.
+ * it tries again every few seconds, so the sample may start before the Pigeonhole server.
  */
 export async function startSampleServer({ inbox, forum, port = 4200, pageRoot }: SampleServerOptions) {
   let secret: string | undefined;

@@ -18,7 +18,7 @@ export function webhookRoute({ secret, onEvent }: WebhookRouteOptions) {
   return new Hono().post("/", async (c) => {
     const key = secret();
     if (key === undefined) {
-      // Not registered yet; the sandbox delivers again later.
+      // Not registered yet; the Inbox API delivers again later.
       return c.text("webhook not registered yet", 503);
     }
     let event: WebhookEvent;

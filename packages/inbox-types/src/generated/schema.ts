@@ -1104,7 +1104,7 @@ export interface components {
             messages: components["schemas"]["Message"][];
         };
         /**
-         * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox) and `message.sent` (an inbox sent a message); the other names are accepted in a webhook's `event_types` filter for compatibility, and the local sandbox never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
+         * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox) and `message.sent` (an inbox sent a message); the other names are accepted in a webhook's `event_types` filter for compatibility, and the server never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
          * @example message.received
          * @enum {string}
          */
@@ -1210,7 +1210,7 @@ export interface components {
         CreateWebhookRequest: {
             /**
              * Format: uri
-             * @description HTTPS address that receives the deliveries. Plain `http` addresses are accepted only by a sandbox (for local receivers such as `http://127.0.0.1:3000/hook`).
+             * @description HTTPS address that receives the deliveries. Plain `http` is accepted too, meant for local receivers such as `http://127.0.0.1:3000/hook` while the server runs locally.
              * @example https://hooks.example.com/pigeonhole
              */
             url: string;
@@ -1244,7 +1244,7 @@ export interface components {
         UpdateWebhookRequest: {
             /**
              * Format: uri
-             * @description HTTPS address that receives the deliveries. Plain `http` addresses are accepted only by a sandbox (for local receivers such as `http://127.0.0.1:3000/hook`).
+             * @description HTTPS address that receives the deliveries. Plain `http` is accepted too, meant for local receivers such as `http://127.0.0.1:3000/hook` while the server runs locally.
              * @example https://hooks.example.com/pigeonhole
              */
             url: string;

@@ -1,4 +1,4 @@
-// An application of the installed client packages, run against a running sandbox. It takes the services' addresses
+// An application of the installed client packages, run against a running server. It takes the services' addresses
 // and keys from the PIGEONHOLE_* variables, as the clients do by default, receives a real webhook delivery on a local
 // server, and prints what it saw as one JSON line. It runs as TypeScript on Node 24 and, compiled by tsc, on Node 20.
 import type { IncomingHttpHeaders } from "node:http";
@@ -17,7 +17,7 @@ interface Delivery {
   headers: IncomingHttpHeaders;
 }
 
-/** Inbox addresses are unique in a sandbox: each run of this program names its inboxes after its own label. */
+/** Inbox addresses are unique on a server: each run of this program names its inboxes after its own label. */
 const label = process.env.PACK_CHECK_LABEL ?? "consumer";
 
 /** A local server for webhook deliveries; `next()` resolves with the first one, or rejects after 10 s. */

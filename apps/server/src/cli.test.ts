@@ -1,0 +1,135 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CLI_ENTRY, runCli, TEST_KEYS } from "./testing/cli-process.ts";
+import { expectData, forumClient, inboxClient } from "./testing/test-server.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const runToEnd = (args: string[]) =>
+  spawnSync(process.execPath, [CLI_ENTRY, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NODE_NO_WARNINGS: "1" },
+  });
+
+describe("pigeonhole-server", () => {
+  it("prints both addresses and the development keys, serves them, and stops cleanly on SIGTERM", async () => {
+    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0", "--quiet"]);
+    expect(cli.stdout()).toContain(`key: ${TEST_KEYS.inbox}`);
+    expect(cli.stdout()).toContain(`key: ${TEST_KEYS.forum}`);
+    expect(cli.inboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const inbox = inboxClient(cli.inboxUrl, TEST_KEYS.inbox);
+    expectData(await inbox.GET("/v0/inboxes", {}));
+    const health = await fetch(`${cli.forumUrl}/health`);
+    expect(await health.json()).toEqual({ status: "ok" });
+    cli.child.kill("SIGTERM");
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    expect(cli.stderr()).toContain("Received SIGTERM; stopping.");
+  });
+
+  it("runs locally with no database option: the file pigeonhole.db in the working directory, named in its banner", async () => {
+    const workingDir = mkdtempSync(join(dir, "local-"));
+    const cli = await runCli(["--inbox-port", "0", "--forum-port", "0"], 20_000, workingDir);
+    cli.child.kill("SIGTERM");
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+    const database = join(workingDir, "pigeonhole.db");
+    expect(cli.stdout()).toContain("Pigeonhole server is running.");
+    expect(cli.stdout()).toContain(`Database   ${database}`);
+    expect(existsSync(database)).toBe(true);
+    const messages = cli
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages).toEqual(["server started", "server stopped"]);
+  });
+
+  it("logs one JSON line per request on stderr unless --quiet", async () => {
+    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0"]);
+    await (
+      await fetch(`${cli.inboxUrl}/v0/inboxes`, { headers: { Authorization: `Bearer ${TEST_KEYS.inbox}` } })
+    ).text();
+    cli.child.kill("SIGINT");
+    await cli.exited;
+    const requests = cli
+      .stderr()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((entry) => entry.msg === "request");
+    expect(requests).toEqual([
+      expect.objectContaining({ service: "inbox", method: "GET", path: "/v0/inboxes", status: 200, level: "info" }),
+    ]);
+    expect(cli.stderr()).not.toContain(TEST_KEYS.inbox);
+  });
+
+  it("creates keys in a database file that a running server accepts", async () => {
+    const database = join(dir, "keys.db");
+    const cli = await runCli(["--db", database, "--inbox-port", "0", "--forum-port", "0", "--quiet"]);
+    try {
+      const inboxKey = runToEnd(["keys", "create", "--service", "inbox", "--db", database]);
+      expect(inboxKey.status).toBe(0);
+      expect(inboxKey.stdout.trim()).toMatch(/^ph_inbox_[A-Za-z0-9]{32}$/);
+      const forumKey = runToEnd(["keys", "create", "--service", "forum", "--name", "grace", "--db", database]);
+      const key = forumKey.stdout.trim();
+      const forum = forumClient(cli.forumUrl, key);
+      // The new tenant has its default community and its agent's name.
+      const { post } = expectData(
+        await forum.POST("/api/v1/posts", { body: { title: "Hello", content: "from grace" } }),
+      );
+      expect(post.author.name).toBe("grace");
+      expect(post.community.name).toBe("general");
+      expectData(await inboxClient(cli.inboxUrl, inboxKey.stdout.trim()).GET("/v0/inboxes", {}));
+    } finally {
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+    }
+  });
+
+  it("creates no key and no file for a database that does not exist, unless --create-db asks for one", () => {
+    const database = join(dir, "mistyped.db");
+    const refused = runToEnd(["keys", "create", "--service", "inbox", "--db", database]);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`No database at ${database}.`);
+    expect(refused.stderr).toContain("--create-db");
+    expect(existsSync(database)).toBe(false);
+
+    const created = runToEnd(["keys", "create", "--service", "inbox", "--db", database, "--create-db"]);
+    expect(created.status).toBe(0);
+    expect(created.stdout.trim()).toMatch(/^ph_inbox_[A-Za-z0-9]{32}$/);
+    expect(existsSync(database)).toBe(true);
+  });
+
+  it("is linked from a file a fresh clone has before any build", () => {
+    // pnpm links bins at install, before `pnpm build` makes dist/: a bin pointing into dist/ would not be linked.
+    const { bin } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    expect(Object.keys(bin)).toEqual(["pigeonhole-server"]);
+    for (const target of Object.values(bin)) {
+      expect(target).not.toMatch(/^(\.\/)?dist\//);
+      expect(existsSync(new URL(`../${target}`, import.meta.url))).toBe(true);
+    }
+  });
+
+  it("explains its usage and refuses bad flags", () => {
+    const help = runToEnd(["--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("pigeonhole-server keys create --service inbox|forum");
+    expect(help.stdout).toContain("default ./pigeonhole.db");
+    expect(help.stdout).toContain("--create-db");
+    const bad = runToEnd(["--inbox-port", "many"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--inbox-port takes a whole number");
+    const both = runToEnd(["--memory", "--db", "x.db"]);
+    expect(both.status).toBe(2);
+    const missing = runToEnd(["keys", "create"]);
+    expect(missing.stderr).toContain("--service inbox or --service forum");
+    const unknown = runToEnd(["--nope"]);
+    expect(unknown.status).not.toBe(0);
+  });
+});

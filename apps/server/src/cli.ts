@@ -1,0 +1,216 @@
+// First: refuses an unsupported Node before anything below needs what only a supported Node has (node:sqlite).
+// First: refuses an unsupported Node before any module below loads the native SQLite binding.
+import "./runtime-check.ts";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { systemClock } from "./clock.ts";
+import { createApiKeys } from "./keys/api-keys.ts";
+import { registerKey } from "./keys/register-key.ts";
+import type { ServerLimits, ServerOptions } from "./options.ts";
+import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
+import { startServer } from "./server.ts";
+import { openDatabase } from "./storage/database.ts";
+import { SqliteForumRepository } from "./storage/forum-repository.ts";
+import { SqliteKeyRepository } from "./storage/key-repository.ts";
+
+const USAGE = `Usage:
+  pigeonhole-server [start] [options]     run the Inbox API and the Forum API
+  pigeonhole-server keys create --service inbox|forum [--name <agent name>] [--db <file>] [--create-db]
+                                           register a new API key (a new tenant) and print it
+
+Options of keys create:
+  --db <file>                        the server's database file (default ./${DEFAULT_DATABASE_FILE}); it must exist
+  --create-db                        create the database file when it does not exist
+
+Options of start:
+  --db <file>                        SQLite database file (default ./${DEFAULT_DATABASE_FILE})
+  --memory                           keep everything in memory; nothing survives a restart
+  --host <address>                   interface to bind (default 127.0.0.1)
+  --inbox-port <port>                port of the Inbox API (default 4010; 0 for any free port)
+  --forum-port <port>                port of the Forum API (default 4020; 0 for any free port)
+  --allow-private-webhooks           deliver webhooks to loopback and private-network addresses
+  --inbox-requests-per-minute <n>    default 1000
+  --inbox-sends-per-day <n>          default 10000
+  --forum-reads-per-minute <n>       default 60
+  --forum-writes-per-minute <n>      default 30
+  --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
+  --quiet                            no request log on stderr
+  -h, --help                         show this help
+  -v, --version                      print the version
+
+Environment: PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY set the development keys
+(default pigeonhole-inbox-dev and pigeonhole-forum-dev).
+`;
+
+class UsageError extends Error {
+  override name = "UsageError";
+}
+
+class MissingDatabaseError extends Error {
+  override name = "MissingDatabaseError";
+}
+
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) {
+    return undefined;
+  }
+  if (!/^\d+$/.test(value)) {
+    throw new UsageError(`--${name} takes a whole number, not '${value}'.`);
+  }
+  return Number(value);
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      db: { type: "string" },
+      memory: { type: "boolean" },
+      host: { type: "string" },
+      "inbox-port": { type: "string" },
+      "forum-port": { type: "string" },
+      "allow-private-webhooks": { type: "boolean" },
+      "inbox-requests-per-minute": { type: "string" },
+      "inbox-sends-per-day": { type: "string" },
+      "forum-reads-per-minute": { type: "string" },
+      "forum-writes-per-minute": { type: "string" },
+      "webhook-retry-delays": { type: "string" },
+      quiet: { type: "boolean" },
+      service: { type: "string" },
+      name: { type: "string" },
+      "create-db": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+}
+
+type Parsed = ReturnType<typeof parse>["values"];
+
+async function start(values: Parsed) {
+  if (values.db && values.memory) {
+    throw new UsageError("Use either --db or --memory, not both.");
+  }
+  const limits: Partial<ServerLimits> = {};
+  const limitFlags = {
+    inboxRequestsPerMinute: "inbox-requests-per-minute",
+    inboxSendsPerDay: "inbox-sends-per-day",
+    forumReadsPerMinute: "forum-reads-per-minute",
+    forumWritesPerMinute: "forum-writes-per-minute",
+  } as const;
+  for (const [limit, flag] of Object.entries(limitFlags) as [keyof ServerLimits, keyof Parsed][]) {
+    const value = integer(flag, values[flag] as string | undefined);
+    if (value !== undefined) {
+      limits[limit] = value;
+    }
+  }
+  const database = values.memory ? ":memory:" : resolve(values.db ?? DEFAULT_DATABASE_FILE);
+  const options: ServerOptions = {
+    database,
+    host: values.host,
+    inboxPort: integer("inbox-port", values["inbox-port"]),
+    forumPort: integer("forum-port", values["forum-port"]),
+    allowPrivateWebhooks: values["allow-private-webhooks"] ?? false,
+    limits,
+    webhookRetryDelaysMs: values["webhook-retry-delays"]
+      ?.split(",")
+      .map((delay) => integer("webhook-retry-delays", delay.trim()) ?? 0),
+    logger: values.quiet ? false : undefined,
+  };
+  const server = await startServer(options);
+  // Before the banner: whoever reads the addresses may stop the server at once, and must get a clean stop.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`Received ${signal}; stopping.\n`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Could not stop cleanly: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+
+  print("Pigeonhole server is running.");
+  print("");
+  print(`  Inbox API  ${server.inbox.url}   key: ${server.inbox.apiKey}`);
+  print(`  Forum API  ${server.forum.url}   key: ${server.forum.apiKey}`);
+  print(`  Database   ${database === ":memory:" ? "in memory" : database}`);
+  print("");
+  print("Press Ctrl+C to stop.");
+}
+
+async function createKey(values: Parsed) {
+  const service = values.service;
+  if (service !== "inbox" && service !== "forum") {
+    throw new UsageError("keys create needs --service inbox or --service forum.");
+  }
+  if (values.name !== undefined && service !== "forum") {
+    throw new UsageError("--name is the name of a forum agent; use it with --service forum.");
+  }
+  const file = resolve(values.db ?? DEFAULT_DATABASE_FILE);
+  // A key in a new, empty file is a key no running server knows: a mistyped --db must not make one silently.
+  if (!values["create-db"] && !existsSync(file)) {
+    throw new MissingDatabaseError(
+      `No database at ${file}. Point --db at the file the server runs on, or add --create-db to create it.`,
+    );
+  }
+  const db = await openDatabase(file);
+  try {
+    const deps = {
+      apiKeys: createApiKeys(new SqliteKeyRepository(db), systemClock),
+      forumRepository: new SqliteForumRepository(db),
+      clock: systemClock,
+    };
+    print((await registerKey(deps, service, { name: values.name })).key);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function main(argv: string[]) {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    print(USAGE);
+    return;
+  }
+  if (values.version) {
+    const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+    print(version);
+    return;
+  }
+  const command = positionals.join(" ");
+  if (command === "" || command === "start") {
+    await start(values);
+  } else if (command === "keys create") {
+    await createKey(values);
+  } else {
+    throw new UsageError(`Unknown command '${command}'.`);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known =
+    error instanceof UsageError ||
+    error instanceof InvalidOptionError ||
+    error instanceof MissingDatabaseError ||
+    (error as { code?: string }).code;
+  process.stderr.write(`pigeonhole-server: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (error instanceof UsageError || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    process.stderr.write(`\n${USAGE}`);
+  } else if (!known && error instanceof Error && error.stack) {
+    process.stderr.write(`${error.stack}\n`);
+  }
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

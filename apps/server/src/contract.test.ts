@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ServiceSpecName } from "./spec/spec-bundle.ts";
+import { documentOperations, loadSpecBundle } from "./spec/spec-bundle.ts";
+import type { ForumClient, InboxClient, TestServer } from "./testing/test-server.ts";
+import {
+  expectData,
+  forumClient,
+  inboxClient,
+  ManualClock,
+  observedResponses,
+  startTestServer,
+} from "./testing/test-server.ts";
+import { startWebhookReceiver } from "./testing/webhook-receiver.ts";
+
+// Every operation of both specs, called over HTTP through clients typed by the generated types. Each response is
+// checked against the bundled spec by the clients' middleware (status documented, body and headers valid); at the
+// end, every documented status of every operation must have been seen, except 500 (proven in service-app.test.ts).
+
+const MISSING_UUID = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+const TOO_BIG_INBOX = "x".repeat(10 * 1024 * 1024 + 1);
+const TOO_BIG_FORUM = "x".repeat(1024 * 1024 + 1);
+
+let t: TestServer;
+let limited: TestServer;
+const clock = new ManualClock();
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  // One request per minute per key, on a clock that never moves: a key's second request is always a 429.
+  limited = await startTestServer({
+    clock,
+    limits: { inboxRequestsPerMinute: 1, forumReadsPerMinute: 1, forumWritesPerMinute: 1, inboxSendsPerDay: 1 },
+  });
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await t.server.close();
+  await limited.server.close();
+  await receiver.close();
+});
+
+/** A client whose per-minute budget is already spent. */
+async function exhaustedInbox(): Promise<InboxClient> {
+  const client = await limited.newInboxTenant();
+  await client.GET("/v0/inboxes", {});
+  return client;
+}
+
+async function exhaustedForum(): Promise<ForumClient> {
+  const client = await limited.newForumTenant();
+  await client.GET("/api/v1/posts", {});
+  await client.POST("/api/v1/posts", { body: { title: "spend", content: "the write budget" } });
+  return client;
+}
+
+/**
+ * Documented answers no request can produce: the only parameter of these operations is a webhook id, a non-empty
+ * path segment, and no value of it is invalid.
+ */
+const UNREACHABLE = new Set(["GET /v0/webhooks/{webhook_id} 400", "DELETE /v0/webhooks/{webhook_id} 400"]);
+
+function documentedStatuses(service: ServiceSpecName): string[] {
+  return documentOperations(loadSpecBundle(service)).flatMap(({ path, method, operation }) =>
+    Object.keys(operation.responses)
+      .filter((status) => status !== "500")
+      .map((status) => `${method.toUpperCase()} ${path} ${status}`)
+      .filter((entry) => !UNREACHABLE.has(entry)),
+  );
+}
+
+describe("inbox contract", () => {
+  it("answers every operation as documented", async () => {
+    const c = t.inbox;
+    const stranger = await t.newInboxTenant();
+    const unauthorized = inboxClient(t.server.inbox.url, "not-a-key");
+    const inbox = expectData(await c.POST("/v0/inboxes", { body: { username: "contract", client_id: "contract-1" } }));
+    const path = { inbox_id: inbox.inbox_id };
+
+    // Inboxes
+    expectData(await c.POST("/v0/inboxes", { body: { client_id: "contract-1" } }));
+    await c.POST("/v0/inboxes", { body: { username: "BAD" } });
+    await c.POST("/v0/inboxes", { body: { username: "contract" } });
+    await c.POST("/v0/inboxes", { body: { display_name: TOO_BIG_INBOX } });
+    await unauthorized.POST("/v0/inboxes", {});
+    await (await exhaustedInbox()).POST("/v0/inboxes", {});
+    expectData(await c.GET("/v0/inboxes", { params: { query: { limit: 5 } } }));
+    await c.GET("/v0/inboxes", { params: { query: { limit: 500 } } });
+    await unauthorized.GET("/v0/inboxes", {});
+    await (await exhaustedInbox()).GET("/v0/inboxes", {});
+    expectData(await c.GET("/v0/inboxes/{inbox_id}", { params: { path } }));
+    await c.GET("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: "not-an-address" } } });
+    await stranger.GET("/v0/inboxes/{inbox_id}", { params: { path } });
+    await unauthorized.GET("/v0/inboxes/{inbox_id}", { params: { path } });
+    await (await exhaustedInbox()).GET("/v0/inboxes/{inbox_id}", { params: { path } });
+
+    // Messages
+    const sendPath = { params: { path, header: { "Idempotency-Key": "contract-send" } } };
+    const sent = expectData(
+      await c.POST("/v0/inboxes/{inbox_id}/messages", { ...sendPath, body: { to: inbox.inbox_id } }),
+    );
+    await c.POST("/v0/inboxes/{inbox_id}/messages", { ...sendPath, body: { to: "other@example.com" } });
+    await c.POST("/v0/inboxes/{inbox_id}/messages", { params: { path }, body: { to: "ada@" } });
+    await c.POST("/v0/inboxes/{inbox_id}/messages", {
+      params: { path },
+      body: { to: "a@example.com", text: TOO_BIG_INBOX },
+    });
+    await stranger.POST("/v0/inboxes/{inbox_id}/messages", { params: { path }, body: { to: "a@example.com" } });
+    await unauthorized.POST("/v0/inboxes/{inbox_id}/messages", { params: { path }, body: { to: "a@example.com" } });
+    await (await exhaustedInbox()).POST("/v0/inboxes/{inbox_id}/messages", {
+      params: { path },
+      body: { to: "a@example.com" },
+    });
+    const listed = expectData(
+      await c.GET("/v0/inboxes/{inbox_id}/messages", { params: { path, query: { limit: 1 } } }),
+    );
+    expect(listed.messages[0]?.message_id).toBe(sent.message_id);
+    await c.GET("/v0/inboxes/{inbox_id}/messages", { params: { path, query: { page_token: "forged" } } });
+    await stranger.GET("/v0/inboxes/{inbox_id}/messages", { params: { path } });
+    await unauthorized.GET("/v0/inboxes/{inbox_id}/messages", { params: { path } });
+    await (await exhaustedInbox()).GET("/v0/inboxes/{inbox_id}/messages", { params: { path } });
+    const messagePath = { ...path, message_id: sent.message_id };
+    expectData(await c.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", { params: { path: messagePath } }));
+    await c.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: { inbox_id: "bad", message_id: sent.message_id } },
+    });
+    await c.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: { ...path, message_id: "<missing@x>" } },
+    });
+    await unauthorized.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", { params: { path: messagePath } });
+    await (await exhaustedInbox()).GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: messagePath },
+    });
+
+    // Threads
+    expectData(await c.GET("/v0/inboxes/{inbox_id}/threads", { params: { path } }));
+    await c.GET("/v0/inboxes/{inbox_id}/threads", { params: { path, query: { limit: 0 } } });
+    await stranger.GET("/v0/inboxes/{inbox_id}/threads", { params: { path } });
+    await unauthorized.GET("/v0/inboxes/{inbox_id}/threads", { params: { path } });
+    await (await exhaustedInbox()).GET("/v0/inboxes/{inbox_id}/threads", { params: { path } });
+    const threadPath = { ...path, thread_id: sent.thread_id };
+    const thread = expectData(
+      await c.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } }),
+    );
+    expect(thread.messages.map((m) => m.labels)).toEqual([["sent", "received"]]);
+    await c.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: { ...threadPath, inbox_id: "x" } } });
+    await stranger.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } });
+    await unauthorized.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } });
+    await (await exhaustedInbox()).GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } });
+
+    // Webhooks
+    const hook = expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook" } }));
+    await c.POST("/v0/webhooks", { body: { url: "not a url" } });
+    await c.POST("/v0/webhooks", { body: { url: `https://x.example.com/${TOO_BIG_INBOX}` } });
+    await unauthorized.POST("/v0/webhooks", { body: { url: receiver.url } });
+    await (await exhaustedInbox()).POST("/v0/webhooks", { body: { url: receiver.url } });
+    expectData(await c.GET("/v0/webhooks", {}));
+    await c.GET("/v0/webhooks", { params: { query: { limit: -1 } } });
+    await unauthorized.GET("/v0/webhooks", {});
+    await (await exhaustedInbox()).GET("/v0/webhooks", {});
+    const hookPath = { params: { path: { webhook_id: hook.webhook_id } } };
+    expectData(await c.GET("/v0/webhooks/{webhook_id}", hookPath));
+    await stranger.GET("/v0/webhooks/{webhook_id}", hookPath);
+    await unauthorized.GET("/v0/webhooks/{webhook_id}", hookPath);
+    await (await exhaustedInbox()).GET("/v0/webhooks/{webhook_id}", hookPath);
+    expectData(await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url, enabled: false } }));
+    await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { enabled: true } as never });
+    expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook-2" } }));
+    await c.PUT("/v0/webhooks/{webhook_id}", {
+      ...hookPath,
+      body: { url: receiver.url, client_id: "contract-hook-2" },
+    });
+    await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: `https://x.example.com/${TOO_BIG_INBOX}` } });
+    await stranger.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url } });
+    await unauthorized.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url } });
+    await (await exhaustedInbox()).PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url } });
+    await stranger.DELETE("/v0/webhooks/{webhook_id}", hookPath);
+    await unauthorized.DELETE("/v0/webhooks/{webhook_id}", hookPath);
+    await (await exhaustedInbox()).DELETE("/v0/webhooks/{webhook_id}", hookPath);
+    expect((await c.DELETE("/v0/webhooks/{webhook_id}", hookPath)).response.status).toBe(204);
+
+    const missing = documentedStatuses("inbox").filter((entry) => !observedResponses.has(entry));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("forum contract", () => {
+  it("answers every operation as documented", async () => {
+    const c = t.forum;
+    const stranger = await t.newForumTenant("stranger");
+    const unauthorized = forumClient(t.server.forum.url, "not-a-key");
+    const post = expectData(
+      await c.POST("/api/v1/posts", { body: { title: "Contract", content: "Every operation." } }),
+    ).post;
+    const postPath = { params: { path: { post_id: post.id } } };
+    const missingPath = { params: { path: { post_id: MISSING_UUID } } };
+    const badPath = { params: { path: { post_id: "not-a-uuid" } } };
+
+    expectData(await c.GET("/api/v1/posts", { params: { query: { sort: "new", limit: 10, offset: 0 } } }));
+    await c.GET("/api/v1/posts", { params: { query: { sort: "top" as "hot" } } });
+    await unauthorized.GET("/api/v1/posts", {});
+    await (await exhaustedForum()).GET("/api/v1/posts", {});
+    await c.POST("/api/v1/posts", { body: { title: "", content: "x" } });
+    await c.POST("/api/v1/posts", { body: { title: "t", content: "c", community_id: MISSING_UUID } });
+    await c.POST("/api/v1/posts", { body: { title: "t", content: TOO_BIG_FORUM } });
+    await unauthorized.POST("/api/v1/posts", { body: { title: "t", content: "c" } });
+    await (await exhaustedForum()).POST("/api/v1/posts", { body: { title: "t", content: "c" } });
+
+    expectData(await c.GET("/api/v1/posts/{post_id}", postPath));
+    await c.GET("/api/v1/posts/{post_id}", badPath);
+    await stranger.GET("/api/v1/posts/{post_id}", postPath);
+    await unauthorized.GET("/api/v1/posts/{post_id}", postPath);
+    await (await exhaustedForum()).GET("/api/v1/posts/{post_id}", postPath);
+
+    const comment = expectData(
+      await c.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "Hi" } }),
+    );
+    expectData(
+      await c.POST("/api/v1/posts/{post_id}/comments", {
+        ...postPath,
+        body: { content: "Re", parent_id: comment.comment.id },
+      }),
+    );
+    await c.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "" } });
+    await c.POST("/api/v1/posts/{post_id}/comments", { ...missingPath, body: { content: "x" } });
+    await c.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: TOO_BIG_FORUM } });
+    await unauthorized.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "x" } });
+    await (await exhaustedForum()).POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "x" } });
+    const comments = expectData(await c.GET("/api/v1/posts/{post_id}/comments", postPath));
+    expect(comments.count).toBe(2);
+    await c.GET("/api/v1/posts/{post_id}/comments", { params: { path: { post_id: post.id }, query: { limit: 1000 } } });
+    await c.GET("/api/v1/posts/{post_id}/comments", missingPath);
+    await unauthorized.GET("/api/v1/posts/{post_id}/comments", postPath);
+    await (await exhaustedForum()).GET("/api/v1/posts/{post_id}/comments", postPath);
+
+    expectData(await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } }));
+    await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "sideways" as "up" } });
+    await c.POST("/api/v1/posts/{post_id}/vote", { ...missingPath, body: { direction: "up" } });
+    await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: TOO_BIG_FORUM as "up" } });
+    await unauthorized.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
+    await (await exhaustedForum()).POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
+
+    const missing = documentedStatuses("forum").filter((entry) => !observedResponses.has(entry));
+    expect(missing).toEqual([]);
+  });
+});

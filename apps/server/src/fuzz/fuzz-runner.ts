@@ -1,0 +1,158 @@
+import fc from "fast-check";
+import { createSpecAjv, detachSchema } from "../spec/ajv.ts";
+import { responseValidator } from "../testing/test-server.ts";
+import type { Answer, AnswerJudges } from "./answer-checks.ts";
+import { judgeAnswer } from "./answer-checks.ts";
+import type { FuzzReport } from "./fuzz-report.ts";
+import type { FuzzSettings } from "./fuzz-settings.ts";
+import { IdPool } from "./id-pool.ts";
+import { readBack } from "./read-back.ts";
+import { requestDrafts } from "./request-draft.ts";
+import { createSchemaValues } from "./schema-values.ts";
+import type { SentRequest } from "./sent-request.ts";
+import { describeExchange, toSentRequest } from "./sent-request.ts";
+import type { ServiceModel } from "./spec-operations.ts";
+import { createSpecOracle } from "./spec-oracle.ts";
+
+/** The service under test and the keys the fuzzer sends. */
+export interface FuzzTarget {
+  baseUrl: string;
+  keys: {
+    /** The fuzzing tenant. */
+    own: string;
+    /** A tenant that never creates anything: every id is missing for it. */
+    empty: string;
+    /** A key the service never issued. */
+    bad: string;
+  };
+  /** Text that only another tenant's data contains; it must never appear in an answer. */
+  secret: string;
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+async function send(sent: SentRequest, authorization?: string): Promise<Answer> {
+  const headers = new Headers(sent.headers);
+  if (authorization !== undefined) {
+    headers.set("Authorization", authorization);
+  }
+  const response = await fetch(sent.url, {
+    method: sent.method,
+    headers,
+    body: sent.bodyText,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === "" ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, headers: response.headers, text, body };
+}
+
+/**
+ * Drives one service from its spec: fast-check draws requests for every operation, each is sent over HTTP, and every
+ * answer is judged; ids from real answers feed later requests. Failures are recorded in the report rather than
+ * thrown, so that one run shows every kind of failure with reproductions.
+ */
+export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: FuzzTarget) {
+  const pool = new IdPool();
+  const values = createSchemaValues(model.document);
+  const oracle = createSpecOracle(model);
+  const envelope = createSpecAjv(model.document, `${model.service}-fuzz-envelope`).compile(
+    detachSchema({ $ref: "#/components/schemas/ErrorResponse" }, `${model.service}-fuzz-envelope`),
+  );
+  const judges: AnswerJudges = {
+    conformance: responseValidator(model.service),
+    isEnvelope: (body) => envelope(body),
+    secret: target.secret,
+  };
+  const setting = { baseUrl: target.baseUrl, pool, oracle, keys: { own: target.keys.own, bad: target.keys.bad } };
+
+  function tallyStrictChecks(sent: SentRequest) {
+    if (sent.credentials !== "own") {
+      report.tally("without a valid key");
+    } else if (!sent.operation.pathMethods.includes(sent.method)) {
+      report.tally("with an unsupported method");
+    } else if (typeof sent.invalidReason === "string") {
+      report.tally("refused by the spec");
+    } else if (sent.invalidReason === null && sent.missing.length > 0) {
+      report.tally("valid but naming a missing id");
+    } else if (sent.invalidReason === null) {
+      report.tally("valid");
+    }
+  }
+
+  async function exercise(sent: SentRequest): Promise<void> {
+    const { operationId } = sent.operation;
+    let answer: Answer;
+    try {
+      answer = await send(sent);
+    } catch (error) {
+      report.answered(operationId, null);
+      report.failed({ kind: "noAnswer", detail: String(error), reproduction: describeExchange(sent, "no answer", "") });
+      return;
+    }
+    report.answered(operationId, answer.status);
+    const verdict = judgeAnswer(sent, answer, judges);
+    tallyStrictChecks(sent);
+    for (const failure of verdict.failures) {
+      report.failed(failure);
+    }
+    if (verdict.askEmptyTenant) {
+      report.tally("replayed by a tenant with no data");
+      const fromEmpty = await send(sent, `Bearer ${target.keys.empty}`);
+      if (fromEmpty.status !== answer.status) {
+        report.failed({
+          kind: "missingNot404",
+          detail: `${sent.missing.join(", ")}: answered ${answer.status}, but ${fromEmpty.status} to a tenant with no data`,
+          reproduction: describeExchange(sent, answer.status, answer.text),
+        });
+      }
+    }
+    const succeeded = answer.status >= 200 && answer.status < 300;
+    if (!succeeded || sent.credentials !== "own" || !sent.routed || sent.method !== sent.operation.method) {
+      return;
+    }
+    pool.harvest(answer.body, "own", sent.pathValues);
+    if (sent.method === "DELETE") {
+      const last = sent.operation.pathParameters.at(-1)?.name;
+      if (last !== undefined) {
+        pool.remove(last, sent.pathValues[last] ?? "");
+      }
+    }
+    const unreadable = await readBack(sent, answer.body, {
+      baseUrl: target.baseUrl,
+      ownKey: target.keys.own,
+      conformance: judges.conformance,
+    });
+    if (sent.operation.readBack !== null) {
+      report.tally("created, then read back");
+    }
+    if (unreadable) {
+      report.failed(unreadable);
+    }
+  }
+
+  const drafts = fc.oneof(...model.operations.map((operation) => requestDrafts(operation, values)));
+  return {
+    pool,
+    /** Runs the property with the settings' seed, count and time limit. */
+    async run(settings: FuzzSettings): Promise<void> {
+      const started = performance.now();
+      const details = await fc.check(
+        fc.asyncProperty(drafts, (draft) => exercise(toSentRequest(draft, setting))),
+        { seed: settings.seed, numRuns: settings.runs, interruptAfterTimeLimit: settings.timeLimitMs },
+      );
+      report.finished(performance.now() - started);
+      if (details.interrupted) {
+        report.interrupt();
+      }
+      if (details.failed) {
+        throw new Error(fc.defaultReportMessage(details) ?? "The fuzz run failed.");
+      }
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import type { Clock } from "./clock.ts";
+import { systemClock } from "./clock.ts";
+import type { ServerLogger } from "./logger.ts";
+import { createJsonLogger, silentLogger } from "./logger.ts";
+
+/** Per-key limits of both services; each can be overridden. */
+export interface ServerLimits {
+  /** Inbox API requests per minute per API key. Default 1000. */
+  inboxRequestsPerMinute: number;
+  /** Messages sent per UTC day per inbox API key. Default 10,000. */
+  inboxSendsPerDay: number;
+  /** Forum API reads (GET) per minute per API key. Default 60. */
+  forumReadsPerMinute: number;
+  /** Forum API writes (create post, create comment, vote) per minute per API key. Default 30. */
+  forumWritesPerMinute: number;
+}
+
+export interface ServerOptions {
+  /** Interface to bind. Default `127.0.0.1`. */
+  host?: string;
+  /** Port of the Inbox API. Default 4010; 0 picks a free port. */
+  inboxPort?: number;
+  /** Port of the Forum API. Default 4020; 0 picks a free port. */
+  forumPort?: number;
+  /** SQLite file, or `":memory:"`. Default `pigeonhole.db` in the working directory. */
+  database?: string;
+  /** Deliver webhooks to loopback and private-network addresses. Default false. */
+  allowPrivateWebhooks?: boolean;
+  /** Overrides of the default limits. */
+  limits?: Partial<ServerLimits>;
+  /** Delays between webhook delivery attempts, in milliseconds. Default {@link DEFAULT_WEBHOOK_RETRY_DELAYS_MS}. */
+  webhookRetryDelaysMs?: readonly number[];
+  /** The development keys to register. Default from `PIGEONHOLE_INBOX_API_KEY` / `PIGEONHOLE_FORUM_API_KEY`. */
+  devKeys?: { inbox?: string; forum?: string };
+  /** Structured log lines (JSON on stderr by default); `false` for silence. */
+  logger?: ServerLogger | false;
+  /** Source of the current time. */
+  clock?: Clock;
+}
+
+export const DEFAULT_HOST = "127.0.0.1";
+export const DEFAULT_INBOX_PORT = 4010;
+export const DEFAULT_FORUM_PORT = 4020;
+export const DEFAULT_DATABASE_FILE = "pigeonhole.db";
+export const DEFAULT_INBOX_DEV_KEY = "pigeonhole-inbox-dev";
+export const DEFAULT_FORUM_DEV_KEY = "pigeonhole-forum-dev";
+
+export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
+  inboxRequestsPerMinute: 1000,
+  inboxSendsPerDay: 10_000,
+  forumReadsPerMinute: 60,
+  forumWritesPerMinute: 30,
+};
+
+/**
+ * After the first attempt fails: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h. Nine attempts over about 10 h 43 min;
+ * then the delivery is marked failed.
+ */
+export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
+  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000,
+];
+
+export interface ResolvedOptions {
+  host: string;
+  inboxPort: number;
+  forumPort: number;
+  database: string;
+  allowPrivateWebhooks: boolean;
+  limits: ServerLimits;
+  webhookRetryDelaysMs: readonly number[];
+  devKeys: { inbox: string; forum: string };
+  logger: ServerLogger;
+  clock: Clock;
+}
+
+export class InvalidOptionError extends Error {
+  override name = "InvalidOptionError";
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidOptionError(`${name} must be a positive integer, not ${value}.`);
+  }
+  return value;
+}
+
+function port(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new InvalidOptionError(`${name} must be a port number from 0 to 65535, not ${value}.`);
+  }
+  return value;
+}
+
+export function resolveOptions(
+  options: ServerOptions = {},
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ResolvedOptions {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  for (const [name, value] of Object.entries(limits)) {
+    positiveInteger(`limits.${name}`, value);
+  }
+  const webhookRetryDelaysMs = options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
+  for (const delay of webhookRetryDelaysMs) {
+    if (!Number.isSafeInteger(delay) || delay < 0) {
+      throw new InvalidOptionError(`webhookRetryDelaysMs must hold non-negative integers, not ${delay}.`);
+    }
+  }
+  const devKeys = {
+    inbox: options.devKeys?.inbox ?? (env.PIGEONHOLE_INBOX_API_KEY || DEFAULT_INBOX_DEV_KEY),
+    forum: options.devKeys?.forum ?? (env.PIGEONHOLE_FORUM_API_KEY || DEFAULT_FORUM_DEV_KEY),
+  };
+  return {
+    host: options.host ?? DEFAULT_HOST,
+    inboxPort: port("inboxPort", options.inboxPort ?? DEFAULT_INBOX_PORT),
+    forumPort: port("forumPort", options.forumPort ?? DEFAULT_FORUM_PORT),
+    database: options.database ?? DEFAULT_DATABASE_FILE,
+    allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+    limits,
+    webhookRetryDelaysMs,
+    devKeys,
+    logger: options.logger === false ? silentLogger : (options.logger ?? createJsonLogger()),
+    clock: options.clock ?? systemClock,
+  };
+}

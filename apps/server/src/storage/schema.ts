@@ -1,0 +1,188 @@
+import type { Generated } from "kysely";
+
+/**
+ * Tables of the server's database. JSON-valued columns are TEXT holding JSON; timestamps are ISO 8601 strings (UTC,
+ * milliseconds), which sort in time order; `*_ms` columns are Unix milliseconds.
+ */
+export interface DatabaseSchema {
+  meta: MetaTable;
+  api_keys: ApiKeyTable;
+  forum_agents: ForumAgentTable;
+  inboxes: InboxTable;
+  threads: ThreadTable;
+  messages: MessageTable;
+  attachments: AttachmentTable;
+  idempotency_keys: IdempotencyKeyTable;
+  send_counts: SendCountTable;
+  webhooks: WebhookTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  forum_communities: ForumCommunityTable;
+  forum_posts: ForumPostTable;
+  forum_comments: ForumCommentTable;
+  forum_votes: ForumVoteTable;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export type ServiceName = "inbox" | "forum";
+
+export interface ApiKeyTable {
+  key_hash: string;
+  service: ServiceName;
+  tenant_id: string;
+  created_at: string;
+}
+
+export interface ForumAgentTable {
+  agent_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface InboxTable {
+  seq: Generated<number>;
+  inbox_id: string;
+  pod_id: string;
+  display_name: string | null;
+  client_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ThreadTable {
+  seq: Generated<number>;
+  thread_id: string;
+  inbox_id: string;
+  subject: string | null;
+  participants: string;
+  labels: string;
+  message_count: number;
+  last_message_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MessageTable {
+  seq: Generated<number>;
+  inbox_id: string;
+  message_id: string;
+  thread_id: string;
+  labels: string;
+  sender: string;
+  to_addresses: string;
+  cc_addresses: string;
+  bcc_addresses: string;
+  reply_to_addresses: string;
+  subject: string | null;
+  preview: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  in_reply_to: string | null;
+  reference_ids: string;
+  headers: string;
+  size: number;
+  timestamp: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AttachmentTable {
+  message_id: string;
+  attachment_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  content: Uint8Array;
+}
+
+export interface IdempotencyKeyTable {
+  pod_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  message_id: string;
+  thread_id: string;
+  created_at_ms: number;
+}
+
+export interface SendCountTable {
+  pod_id: string;
+  day: string;
+  count: number;
+}
+
+export interface WebhookTable {
+  seq: Generated<number>;
+  webhook_id: string;
+  pod_id: string;
+  url: string;
+  client_id: string | null;
+  enabled: number;
+  event_types: string | null;
+  inbox_ids: string | null;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "cancelled";
+
+export interface WebhookDeliveryTable {
+  seq: Generated<number>;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at_ms: number;
+  last_error: string | null;
+  last_status_code: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ForumCommunityTable {
+  tenant_id: string;
+  community_id: string;
+  name: string;
+  display_name: string;
+  created_at: string;
+}
+
+export interface ForumPostTable {
+  post_id: string;
+  tenant_id: string;
+  community_id: string;
+  author_id: string;
+  title: string;
+  content: string;
+  url: string | null;
+  upvotes: number;
+  downvotes: number;
+  comment_count: number;
+  hot_rank: number;
+  created_at: string;
+}
+
+export interface ForumCommentTable {
+  comment_id: string;
+  tenant_id: string;
+  post_id: string;
+  parent_id: string | null;
+  author_id: string;
+  content: string;
+  created_at: string;
+}
+
+export type VoteDirectionValue = "up" | "down";
+
+export interface ForumVoteTable {
+  post_id: string;
+  agent_id: string;
+  direction: VoteDirectionValue;
+  created_at: string;
+}

@@ -1,0 +1,130 @@
+import type { paths as ForumPaths } from "@pigeonhole/forum-types";
+import type { paths as InboxPaths } from "@pigeonhole/inbox-types";
+import type { Client, Middleware } from "openapi-fetch";
+import createClient from "openapi-fetch";
+import type { Clock } from "../clock.ts";
+import type { ServerLimits, ServerOptions } from "../options.ts";
+import type { Server } from "../server.ts";
+import { startServer } from "../server.ts";
+import type { ServiceSpecName } from "../spec/spec-bundle.ts";
+import { createResponseValidator } from "./response-validator.ts";
+
+/** Limits high enough that ordinary tests never meet them. */
+export const GENEROUS_LIMITS: ServerLimits = {
+  inboxRequestsPerMinute: 1_000_000,
+  inboxSendsPerDay: 1_000_000,
+  forumReadsPerMinute: 1_000_000,
+  forumWritesPerMinute: 1_000_000,
+};
+
+export class SpecViolationError extends Error {
+  override name = "SpecViolationError";
+}
+
+const validators = new Map<ServiceSpecName, ReturnType<typeof createResponseValidator>>();
+export function responseValidator(service: ServiceSpecName) {
+  let validator = validators.get(service);
+  if (!validator) {
+    validator = createResponseValidator(service);
+    validators.set(service, validator);
+  }
+  return validator;
+}
+
+/** `METHOD specPath status` of every response the clients of this test file received. */
+export const observedResponses = new Set<string>();
+
+/** Every response through a client is checked against the spec (status, body and headers); a mismatch throws. */
+function conformanceMiddleware(service: ServiceSpecName): Middleware {
+  return {
+    async onResponse({ request, response, schemaPath }) {
+      observedResponses.add(`${request.method} ${schemaPath} ${response.status}`);
+      const text = await response.clone().text();
+      const violations = responseValidator(service)({
+        method: request.method,
+        specPath: schemaPath,
+        status: response.status,
+        headers: response.headers,
+        body: text === "" ? undefined : JSON.parse(text),
+      });
+      if (violations.length > 0) {
+        throw new SpecViolationError(violations.join("\n"));
+      }
+    },
+  };
+}
+
+export type InboxClient = Client<InboxPaths>;
+export type ForumClient = Client<ForumPaths>;
+
+export function inboxClient(url: string, apiKey: string): InboxClient {
+  const client = createClient<InboxPaths>({ baseUrl: url, headers: { Authorization: `Bearer ${apiKey}` } });
+  client.use(conformanceMiddleware("inbox"));
+  return client;
+}
+
+export function forumClient(url: string, apiKey: string): ForumClient {
+  const client = createClient<ForumPaths>({ baseUrl: url, headers: { Authorization: `Bearer ${apiKey}` } });
+  client.use(conformanceMiddleware("forum"));
+  return client;
+}
+
+export interface TestServer {
+  server: Server;
+  inbox: InboxClient;
+  forum: ForumClient;
+  /** A client of another, new tenant. */
+  newInboxTenant(): Promise<InboxClient>;
+  newForumTenant(name?: string): Promise<ForumClient>;
+}
+
+/** A server on 127.0.0.1 with free ports, in memory by default, silent, with typed, spec-checking clients. */
+export async function startTestServer(
+  options: Omit<ServerOptions, "limits"> & { limits?: Partial<ServerLimits> } = {},
+): Promise<TestServer> {
+  const server = await startServer({
+    database: ":memory:",
+    inboxPort: 0,
+    forumPort: 0,
+    logger: false,
+    allowPrivateWebhooks: true,
+    ...options,
+    limits: { ...GENEROUS_LIMITS, ...options.limits },
+  });
+  return {
+    server,
+    inbox: inboxClient(server.inbox.url, server.inbox.apiKey),
+    forum: forumClient(server.forum.url, server.forum.apiKey),
+    newInboxTenant: async () => inboxClient(server.inbox.url, await server.createApiKey("inbox")),
+    newForumTenant: async (name) => forumClient(server.forum.url, await server.createApiKey("forum", { name })),
+  };
+}
+
+/** A clock that tests move by hand. */
+export class ManualClock implements Clock {
+  #now: number;
+
+  constructor(start = Date.parse("2026-11-22T09:30:00.000Z")) {
+    this.#now = start;
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+
+  set(epochMs: number): void {
+    this.#now = epochMs;
+  }
+}
+
+/** The data of a successful call, or a failed assertion that shows the error body. */
+export function expectData<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data === undefined) {
+    throw new Error(`Expected success, got ${result.response.status}: ${JSON.stringify(result.error)}`);
+  }
+  return result.data;
+}
