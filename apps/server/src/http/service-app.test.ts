@@ -245,7 +245,7 @@ describe("headers and CORS", () => {
     expect(ok.headers.get("X-Request-Id")).not.toBe(failed.headers.get("X-Request-Id"));
   });
 
-  it("answers CORS preflights without a key and exposes the request id and limit headers", async () => {
+  it("answers CORS preflights without a key and exposes every header a client reads", async () => {
     const preflight = await fetch(inboxUrl("/v0/inboxes"), {
       method: "OPTIONS",
       headers: {
@@ -262,8 +262,9 @@ describe("headers and CORS", () => {
       await fetch(forumUrl("/api/v1/posts"), { headers: { ...auth(t.server.forum.apiKey), ...origin } }),
       await fetch(forumUrl("/api/v1/posts"), { headers: { ...auth("not-a-key"), ...origin } }),
       await fetch(inboxUrl("/v0/nowhere"), { headers: { ...auth(t.server.inbox.apiKey), ...origin } }),
+      await fetch(inboxUrl("/v0/inboxes"), { method: "PATCH", headers: { ...auth(t.server.inbox.apiKey), ...origin } }),
     ];
-    expect(answers.map((answer) => answer.status)).toEqual([200, 401, 404]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 401, 404, 405]);
     for (const answer of answers) {
       expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("*");
       const exposed = answer.headers.get("Access-Control-Expose-Headers") ?? "";
@@ -273,6 +274,8 @@ describe("headers and CORS", () => {
         "X-RateLimit-Remaining",
         "X-RateLimit-Reset",
         "Retry-After",
+        "X-Should-Retry",
+        "Allow",
       ]) {
         expect(exposed).toContain(name);
       }

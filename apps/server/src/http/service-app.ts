@@ -46,12 +46,16 @@ type Env<Principal> = { Variables: { requestId: string; principal: Principal } }
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+// Every header a client reads from an answer: a browser on another origin sees only these. The clients need
+// `X-Should-Retry` to stop retrying a conflict, and `Allow` names a path's methods on a 405.
 const EXPOSED_HEADERS = [
   "X-Request-Id",
   "X-RateLimit-Limit",
   "X-RateLimit-Remaining",
   "X-RateLimit-Reset",
   "Retry-After",
+  "X-Should-Retry",
+  "Allow",
 ];
 
 const toHonoPath = (specPath: string) => specPath.replace(/\{([^}]+)\}/g, ":$1");
