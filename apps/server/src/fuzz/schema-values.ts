@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { JsonSchema, OpenApiDocument } from "../spec/spec-bundle.ts";
-import { resolvePointer } from "../spec/spec-bundle.ts";
+import { dereference } from "../spec/spec-bundle.ts";
 import { NumberLiteral, PoolReference } from "./draft-values.ts";
 import {
   HOSTILE_STRINGS,
@@ -60,13 +60,7 @@ export function poolKeyOf(field: string | null, schema: JsonSchema): string | nu
 }
 
 export function createSchemaValues(document: OpenApiDocument): SchemaValues {
-  const deref = (schema: JsonSchema): JsonSchema => {
-    let current = schema;
-    for (let hops = 0; typeof current.$ref === "string" && hops < 20; hops++) {
-      current = resolvePointer(document, current.$ref) as JsonSchema;
-    }
-    return current;
-  };
+  const deref = (schema: JsonSchema): JsonSchema => dereference<JsonSchema>(document, schema);
 
   const typesOf = (schema: JsonSchema): JsonType[] => {
     if (Array.isArray(schema.type)) {

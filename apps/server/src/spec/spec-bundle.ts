@@ -10,7 +10,7 @@ import {
   walkOperations,
 } from "./openapi-walker.ts";
 
-export { pointerSegment, resolvePointer } from "./openapi-walker.ts";
+export { dereference, pointerSegment, resolvePointer } from "./openapi-walker.ts";
 
 export type ServiceSpecName = "inbox" | "forum";
 

@@ -1,7 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecAjv, detachSchema } from "../spec/ajv.ts";
 import type { OpenApiDocument, ServiceSpecName } from "../spec/spec-bundle.ts";
-import { loadSpecBundle, pointerSegment, resolvePointer } from "../spec/spec-bundle.ts";
+import { dereference, loadSpecBundle, pointerSegment } from "../spec/spec-bundle.ts";
 
 interface ResponseObject {
   headers?: Record<string, { $ref?: string; required?: boolean; schema?: unknown }>;
@@ -29,13 +29,7 @@ const EVERY_RESPONSE_HEADERS: Record<string, RegExp> = {
   "X-RateLimit-Reset": /^[1-9][0-9]*$/,
 };
 
-const deref = <T>(document: OpenApiDocument, node: unknown): T => {
-  let current = node;
-  while (current !== null && typeof current === "object" && "$ref" in current) {
-    current = resolvePointer(document, String((current as { $ref: string }).$ref));
-  }
-  return current as T;
-};
+const deref = <T>(document: OpenApiDocument, node: unknown): T => dereference(document, node as T);
 
 /**
  * Checks responses against the bundled spec: the status must be documented for the operation, the JSON body must
