@@ -15,8 +15,9 @@ import { SqliteForumRepository } from "./storage/forum-repository.ts";
 import { SqliteInboxRepository } from "./storage/inbox/inbox-repository.ts";
 import { SqliteKeyRepository } from "./storage/key-repository.ts";
 import { loadOrCreateSecret } from "./storage/meta.ts";
+import type { ServiceName } from "./storage/schema.ts";
 
-export type ServiceName = "inbox" | "forum";
+export type { ServiceName };
 
 /** A running server: both services, their addresses and development keys. */
 export interface Server {
