@@ -48,7 +48,7 @@ export type DocumentOperation = WalkedOperation<OperationObject, ParameterObject
 
 /**
  * The bundled spec of a service. The published package carries copies in `dist/specs/` (see
- * `scripts/copy-spec-bundles.ts`); running from source, the workspace's spec package provides them.
+ * `scripts/ship-spec-layer.ts`); running from source, the workspace's spec package provides them.
  */
 export function loadSpecBundle(name: ServiceSpecName): OpenApiDocument {
   const copied = fileURLToPath(new URL(`../specs/${name}.openapi.json`, import.meta.url));
