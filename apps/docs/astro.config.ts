@@ -56,6 +56,7 @@ export default defineConfig({
             "guides/webhooks",
             "guides/rate-limits",
             "guides/running-locally",
+            "guides/deploying",
             "guides/extending-an-api",
           ],
         },

@@ -1,9 +1,44 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+/**
+ * Suites that store data: they run twice, on SQLite and on a throw-away PostgreSQL server, because both databases
+ * must behave the same. The others (spec compilation, unit tests of pure code) run once.
+ */
+const STORING_SUITES = [
+  "src/storage/**/*.test.ts",
+  "src/inbox/**/*.test.ts",
+  "src/forum/**/*.test.ts",
+  "src/contract.test.ts",
+  "src/fuzz.test.ts",
+  "src/http/service-app.test.ts",
+  "src/spec/nul-character.test.ts",
+  "src/multi-instance/**/*.test.ts",
+  "test/clients/**/*.test.ts",
+];
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "sqlite",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "src/multi-instance/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "postgres",
+          include: STORING_SUITES,
+          exclude: [...configDefaults.exclude, "src/storage/sqlite/**"],
+          env: { PIGEONHOLE_TEST_BACKEND: "postgres" },
+          globalSetup: ["@pigeonhole/postgres-testing/global-setup"],
+        },
+      },
+    ],
   },
 });

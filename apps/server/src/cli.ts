@@ -1,32 +1,33 @@
 // First: refuses an unsupported Node before anything below needs what only a supported Node has (node:sqlite).
-// First: refuses an unsupported Node before any module below loads the native SQLite binding.
 import "./runtime-check.ts";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { systemClock } from "./clock.ts";
-import { createApiKeys } from "./keys/api-keys.ts";
+import { ApiKeys } from "./keys/api-keys.ts";
 import { registerKey } from "./keys/register-key.ts";
 import type { ServerLimits, ServerOptions } from "./options.ts";
 import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
 import { startServer } from "./server.ts";
-import { openDatabase } from "./storage/database.ts";
-import { SqliteForumRepository } from "./storage/forum-repository.ts";
-import { SqliteKeyRepository } from "./storage/key-repository.ts";
+import { isPostgresUrl, openStorage } from "./storage/open-storage.ts";
+import { redactPassword } from "./storage/postgres/open-postgres.ts";
 
 const USAGE = `Usage:
   pigeonhole-server [start] [options]     run the Inbox API and the Forum API
-  pigeonhole-server keys create --service inbox|forum [--name <agent name>] [--db <file>] [--create-db]
-                                           register a new API key (a new tenant) and print it
+  pigeonhole-server keys create --service inbox|forum [--name <agent name>] [--database <url|file>] [--create-db]
+                                           register a new API key (a new pod, or a new forum agent) and print it
 
 Options of keys create:
-  --db <file>                        the server's database file (default ./${DEFAULT_DATABASE_FILE}); it must exist
-  --create-db                        create the database file when it does not exist
+  --database <url|file>              the server's database (default ./${DEFAULT_DATABASE_FILE}); a SQLite file must exist
+  --create-db                        create the SQLite file when it does not exist
 
 Options of start:
-  --db <file>                        SQLite database file (default ./${DEFAULT_DATABASE_FILE})
+  --database <url|file>              postgres://user:pass@host:5432/db for PostgreSQL (any number of instances may
+                                     share it), else a SQLite file (default ./${DEFAULT_DATABASE_FILE})
+  --database-pool-size <n>           PostgreSQL connections per instance (default 10)
   --memory                           keep everything in memory; nothing survives a restart
+  --dev-keys, --no-dev-keys          register the development keys (default: with SQLite yes, with PostgreSQL no)
   --host <address>                   interface to bind (default 127.0.0.1)
   --inbox-port <port>                port of the Inbox API (default 4010; 0 for any free port)
   --forum-port <port>                port of the Forum API (default 4020; 0 for any free port)
@@ -36,12 +37,14 @@ Options of start:
   --forum-reads-per-minute <n>       default 60
   --forum-writes-per-minute <n>      default 30
   --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
+  --webhook-claim-ms <ms>            how long an instance holds a delivery it attempts; after a crash, another
+                                     instance takes the delivery over once this runs out (default 60000)
   --quiet                            no request log on stderr
   -h, --help                         show this help
   -v, --version                      print the version
 
-Environment: PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY set the development keys
-(default pigeonhole-inbox-dev and pigeonhole-forum-dev).
+Environment: PIGEONHOLE_DATABASE_URL stands for --database. PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY
+set the development keys (default pigeonhole-inbox-dev and pigeonhole-forum-dev). --db is the older name of --database.
 `;
 
 class UsageError extends Error {
@@ -68,8 +71,12 @@ function parse(argv: string[]) {
   return parseArgs({
     args: argv,
     allowPositionals: true,
+    allowNegative: true,
     options: {
+      database: { type: "string" },
       db: { type: "string" },
+      "database-pool-size": { type: "string" },
+      "dev-keys": { type: "boolean" },
       memory: { type: "boolean" },
       host: { type: "string" },
       "inbox-port": { type: "string" },
@@ -80,6 +87,7 @@ function parse(argv: string[]) {
       "forum-reads-per-minute": { type: "string" },
       "forum-writes-per-minute": { type: "string" },
       "webhook-retry-delays": { type: "string" },
+      "webhook-claim-ms": { type: "string" },
       quiet: { type: "boolean" },
       service: { type: "string" },
       name: { type: "string" },
@@ -92,9 +100,22 @@ function parse(argv: string[]) {
 
 type Parsed = ReturnType<typeof parse>["values"];
 
+/** The database named by --database (or its older name --db), else PIGEONHOLE_DATABASE_URL, else the default file. */
+function databaseOf(values: Parsed): string {
+  if (values.database !== undefined && values.db !== undefined) {
+    throw new UsageError("--db is the older name of --database; give one of them.");
+  }
+  const location = values.database ?? values.db ?? (process.env.PIGEONHOLE_DATABASE_URL || DEFAULT_DATABASE_FILE);
+  return isPostgresUrl(location) || location === ":memory:" ? location : resolve(location);
+}
+
+/** How the banner names the database: never with its password. */
+const describeDatabase = (location: string) =>
+  location === ":memory:" ? "in memory" : isPostgresUrl(location) ? redactPassword(location) : location;
+
 async function start(values: Parsed) {
-  if (values.db && values.memory) {
-    throw new UsageError("Use either --db or --memory, not both.");
+  if ((values.database !== undefined || values.db !== undefined) && values.memory) {
+    throw new UsageError("Use either --database or --memory, not both.");
   }
   const limits: Partial<ServerLimits> = {};
   const limitFlags = {
@@ -109,9 +130,13 @@ async function start(values: Parsed) {
       limits[limit] = value;
     }
   }
-  const database = values.memory ? ":memory:" : resolve(values.db ?? DEFAULT_DATABASE_FILE);
+  const database = values.memory ? ":memory:" : databaseOf(values);
+  // A production database gets no development keys unless asked for; the local default keeps them.
+  const devKeys = values["dev-keys"] ?? !isPostgresUrl(database);
   const options: ServerOptions = {
     database,
+    databasePoolSize: integer("database-pool-size", values["database-pool-size"]),
+    devKeys: devKeys ? undefined : false,
     host: values.host,
     inboxPort: integer("inbox-port", values["inbox-port"]),
     forumPort: integer("forum-port", values["forum-port"]),
@@ -120,6 +145,7 @@ async function start(values: Parsed) {
     webhookRetryDelaysMs: values["webhook-retry-delays"]
       ?.split(",")
       .map((delay) => integer("webhook-retry-delays", delay.trim()) ?? 0),
+    webhookClaimMs: integer("webhook-claim-ms", values["webhook-claim-ms"]),
     logger: values.quiet ? false : undefined,
   };
   const server = await startServer(options);
@@ -144,9 +170,13 @@ async function start(values: Parsed) {
 
   print("Pigeonhole server is running.");
   print("");
-  print(`  Inbox API  ${server.inbox.url}   key: ${server.inbox.apiKey}`);
-  print(`  Forum API  ${server.forum.url}   key: ${server.forum.apiKey}`);
-  print(`  Database   ${database === ":memory:" ? "in memory" : database}`);
+  const key = (apiKey: string | null) => (apiKey === null ? "" : `   key: ${apiKey}`);
+  print(`  Inbox API  ${server.inbox.url}${key(server.inbox.apiKey)}`);
+  print(`  Forum API  ${server.forum.url}${key(server.forum.apiKey)}`);
+  print(`  Database   ${describeDatabase(database)}`);
+  if (server.inbox.apiKey === null) {
+    print("  API keys   create them with: pigeonhole-server keys create --service inbox|forum --database <url>");
+  }
   print("");
   print("Press Ctrl+C to stop.");
 }
@@ -159,23 +189,19 @@ async function createKey(values: Parsed) {
   if (values.name !== undefined && service !== "forum") {
     throw new UsageError("--name is the name of a forum agent; use it with --service forum.");
   }
-  const file = resolve(values.db ?? DEFAULT_DATABASE_FILE);
-  // A key in a new, empty file is a key no running server knows: a mistyped --db must not make one silently.
-  if (!values["create-db"] && !existsSync(file)) {
+  const database = databaseOf(values);
+  // A key in a new, empty file is a key no running server knows: a mistyped --database must not make one silently.
+  if (!isPostgresUrl(database) && !values["create-db"] && !existsSync(database)) {
     throw new MissingDatabaseError(
-      `No database at ${file}. Point --db at the file the server runs on, or add --create-db to create it.`,
+      `No database at ${database}. Point --database at the file the server runs on, or add --create-db to create it.`,
     );
   }
-  const db = await openDatabase(file);
+  const storage = await openStorage(database, { poolSize: 1 });
   try {
-    const deps = {
-      apiKeys: createApiKeys(new SqliteKeyRepository(db), systemClock),
-      forumRepository: new SqliteForumRepository(db),
-      clock: systemClock,
-    };
-    print((await registerKey(deps, service, { name: values.name })).key);
+    const deps = { apiKeys: new ApiKeys(storage.keys, systemClock), forum: storage.forum, clock: systemClock };
+    print(await registerKey(deps, service, { name: values.name }));
   } finally {
-    await db.destroy();
+    await storage.close();
   }
 }
 

@@ -11,5 +11,5 @@ export {
   InvalidOptionError,
 } from "./options.ts";
 export { UnsupportedNodeError } from "./runtime-check.ts";
-export type { Server, ServiceName } from "./server.ts";
+export type { Server, ServiceEndpoint, ServiceName } from "./server.ts";
 export { startServer } from "./server.ts";

@@ -2,6 +2,7 @@ import type { Clock } from "./clock.ts";
 import { systemClock } from "./clock.ts";
 import type { ServerLogger } from "./logger.ts";
 import { createJsonLogger, silentLogger } from "./logger.ts";
+import { DEFAULT_POOL_SIZE } from "./storage/open-storage.ts";
 
 /** Per-key limits of both services; each can be overridden. */
 export interface ServerLimits {
@@ -22,16 +23,31 @@ export interface ServerOptions {
   inboxPort?: number;
   /** Port of the Forum API. Default 4020; 0 picks a free port. */
   forumPort?: number;
-  /** SQLite file, or `":memory:"`. Default `pigeonhole.db` in the working directory. */
+  /**
+   * The database: a `postgres://` or `postgresql://` URL (any number of instances may share it), a SQLite file, or
+   * `":memory:"`. Default `pigeonhole.db` in the working directory.
+   */
   database?: string;
+  /** PostgreSQL connections this instance keeps open at most. Default 10. */
+  databasePoolSize?: number;
   /** Deliver webhooks to loopback and private-network addresses. Default false. */
   allowPrivateWebhooks?: boolean;
   /** Overrides of the default limits. */
   limits?: Partial<ServerLimits>;
   /** Delays between webhook delivery attempts, in milliseconds. Default {@link DEFAULT_WEBHOOK_RETRY_DELAYS_MS}. */
   webhookRetryDelaysMs?: readonly number[];
-  /** The development keys to register. Default from `PIGEONHOLE_INBOX_API_KEY` / `PIGEONHOLE_FORUM_API_KEY`. */
-  devKeys?: { inbox?: string; forum?: string };
+  /**
+   * The development keys to register, or `false` for none (what a production server wants). Default from
+   * `PIGEONHOLE_INBOX_API_KEY` / `PIGEONHOLE_FORUM_API_KEY`, else `pigeonhole-inbox-dev` / `pigeonhole-forum-dev`.
+   */
+  devKeys?: false | { inbox?: string; forum?: string };
+  /**
+   * How long this instance's claim on a webhook delivery holds; another instance takes the delivery over once it
+   * runs out (after a crash). Default 60 s; must exceed the 15 s attempt timeout.
+   */
+  webhookClaimMs?: number;
+  /** How long a stop waits for requests in flight before closing their connections. Default 10 s. */
+  shutdownGraceMs?: number;
   /** Structured log lines (JSON on stderr by default); `false` for silence. */
   logger?: ServerLogger | false;
   /** Source of the current time. */
@@ -65,10 +81,13 @@ export interface ResolvedOptions {
   inboxPort: number;
   forumPort: number;
   database: string;
+  databasePoolSize: number;
+  webhookClaimMs: number;
+  shutdownGraceMs: number;
   allowPrivateWebhooks: boolean;
   limits: ServerLimits;
   webhookRetryDelaysMs: readonly number[];
-  devKeys: { inbox: string; forum: string };
+  devKeys: { inbox: string; forum: string } | null;
   logger: ServerLogger;
   clock: Clock;
 }
@@ -105,15 +124,21 @@ export function resolveOptions(
       throw new InvalidOptionError(`webhookRetryDelaysMs must hold non-negative integers, not ${delay}.`);
     }
   }
-  const devKeys = {
-    inbox: options.devKeys?.inbox ?? (env.PIGEONHOLE_INBOX_API_KEY || DEFAULT_INBOX_DEV_KEY),
-    forum: options.devKeys?.forum ?? (env.PIGEONHOLE_FORUM_API_KEY || DEFAULT_FORUM_DEV_KEY),
-  };
+  const devKeys =
+    options.devKeys === false
+      ? null
+      : {
+          inbox: options.devKeys?.inbox ?? (env.PIGEONHOLE_INBOX_API_KEY || DEFAULT_INBOX_DEV_KEY),
+          forum: options.devKeys?.forum ?? (env.PIGEONHOLE_FORUM_API_KEY || DEFAULT_FORUM_DEV_KEY),
+        };
   return {
     host: options.host ?? DEFAULT_HOST,
     inboxPort: port("inboxPort", options.inboxPort ?? DEFAULT_INBOX_PORT),
     forumPort: port("forumPort", options.forumPort ?? DEFAULT_FORUM_PORT),
     database: options.database ?? DEFAULT_DATABASE_FILE,
+    databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULT_POOL_SIZE),
+    webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? 60_000),
+    shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? 10_000),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     limits,
     webhookRetryDelaysMs,

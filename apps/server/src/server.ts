@@ -1,80 +1,95 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { isoTimestamp } from "./clock.ts";
 import { DEFAULT_COMMUNITY } from "./forum/default-community.ts";
 import { createForumApp } from "./forum/forum-app.ts";
+import { toCommunityRow } from "./forum/records.ts";
 import type { RunningServer } from "./http/listen.ts";
 import { listen } from "./http/listen.ts";
+import { countedRateLimiters } from "./http/rate-limiter.ts";
 import { createInboxApp } from "./inbox/inbox-app.ts";
 import { PageTokens } from "./inbox/page-token.ts";
 import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
-import { createApiKeys } from "./keys/api-keys.ts";
+import type { ServiceName } from "./keys/api-keys.ts";
+import { ApiKeys } from "./keys/api-keys.ts";
 import { registerKey } from "./keys/register-key.ts";
 import type { ServerOptions } from "./options.ts";
 import { resolveOptions } from "./options.ts";
-import { openDatabase } from "./storage/database.ts";
-import { SqliteForumRepository } from "./storage/forum-repository.ts";
-import { SqliteInboxRepository } from "./storage/inbox/inbox-repository.ts";
-import { SqliteKeyRepository } from "./storage/key-repository.ts";
-import { loadOrCreateSecret } from "./storage/meta.ts";
-import type { ServiceName } from "./storage/schema.ts";
+import { openStorage } from "./storage/open-storage.ts";
 
 export type { ServiceName };
 
-/** A running server: both services, their addresses and development keys. */
-export interface Server {
-  inbox: { url: string; apiKey: string };
-  forum: { url: string; apiKey: string };
-  /** Registers a new API key (a new tenant; on the forum, an agent named `name`) and returns it. */
+/** One service of a running server: its address and, when development keys were registered, its key. */
+export interface ServiceEndpoint<Key extends string | null> {
+  url: string;
+  apiKey: Key;
+}
+
+/** A running server: both services, their addresses and development keys (null when none were registered). */
+export interface Server<Key extends string | null = string> {
+  inbox: ServiceEndpoint<Key>;
+  forum: ServiceEndpoint<Key>;
+  /** Registers a new API key (a new pod; on the forum, a new agent named `name`) and returns it. */
   createApiKey(service: ServiceName, options?: { name?: string }): Promise<string>;
   /**
-   * Stops accepting requests, lets requests in flight finish, stops webhook delivery (pending deliveries stay in
-   * the database) and closes the database.
+   * Stops accepting requests, lets requests in flight finish, stops webhook delivery and hands this instance's
+   * claimed deliveries back to the others (they stay pending in the database), and closes the database.
    */
   close(): Promise<void>;
 }
 
-/** Starts both services on one database. */
-export async function startServer(options: ServerOptions = {}): Promise<Server> {
+/** Starts both services on one database; several instances may share a PostgreSQL database. */
+export function startServer(options: ServerOptions & { devKeys: false }): Promise<Server<null>>;
+export function startServer(options?: ServerOptions): Promise<Server>;
+export async function startServer(options: ServerOptions = {}): Promise<Server<string | null>> {
   const config = resolveOptions(options);
   const { clock, logger } = config;
-  const db = await openDatabase(config.database);
+  const storage = await openStorage(config.database, { poolSize: config.databasePoolSize });
+  const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const servers: RunningServer[] = [];
   let worker: WebhookDeliveryWorker | undefined;
   const shutDown = async () => {
-    await Promise.all(servers.map((server) => server.close()));
+    await Promise.all(servers.map((server) => server.close(config.shutdownGraceMs)));
     await worker?.stop();
-    await db.destroy();
+    await storage.close();
   };
 
   try {
-    const apiKeys = createApiKeys(new SqliteKeyRepository(db), clock);
-    const inboxRepository = new SqliteInboxRepository(db);
-    const forumRepository = new SqliteForumRepository(db);
-    const createApiKey = async (service: ServiceName, keyOptions: { key?: string; name?: string } = {}) =>
-      (await registerKey({ apiKeys, forumRepository, clock }, service, keyOptions)).key;
-    await createApiKey("inbox", { key: config.devKeys.inbox });
-    await createApiKey("forum", { key: config.devKeys.forum });
-    // Tenants registered by another process (`keys create`) get their default community at start as well.
-    await forumRepository.ensureCommunity(DEFAULT_COMMUNITY, isoTimestamp(clock.now()));
+    const apiKeys = new ApiKeys(storage.keys, clock);
+    const createApiKey = (service: ServiceName, keyOptions: { key?: string; name?: string } = {}) =>
+      registerKey({ apiKeys, forum: storage.forum, clock }, service, keyOptions);
+    if (config.devKeys) {
+      await createApiKey("inbox", { key: config.devKeys.inbox });
+      await createApiKey("forum", { key: config.devKeys.forum });
+    }
+    // Agents registered by another process (`keys create`) get their default community at start as well.
+    await storage.forum.ensureCommunity(toCommunityRow(DEFAULT_COMMUNITY), isoTimestamp(clock.now()));
 
     const deliveryWorker = new WebhookDeliveryWorker({
-      repository: inboxRepository,
+      outbox: storage.outbox,
+      instanceId,
+      soleInstance: storage.kind === "sqlite",
+      claimMs: config.webhookClaimMs,
       clock,
       logger,
       retryDelaysMs: config.webhookRetryDelaysMs,
       allowPrivateDestinations: config.allowPrivateWebhooks,
     });
     worker = deliveryWorker;
+    const rateLimiters = countedRateLimiters(storage.rateWindows, clock);
     const inboxApp = createInboxApp({
-      repository: inboxRepository,
+      storage,
+      rateLimiters,
       apiKeys,
-      pageTokens: new PageTokens(await loadOrCreateSecret(db, "page_token_secret")),
+      pageTokens: new PageTokens(await storage.secret("page_token_secret")),
       limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
       onDeliveriesEnqueued: () => deliveryWorker.wake(),
       logger,
       clock,
     });
     const forumApp = createForumApp({
-      repository: forumRepository,
+      storage,
+      rateLimiters,
       apiKeys,
       limits: {
         readsPerMinute: config.limits.forumReadsPerMinute,
@@ -92,16 +107,17 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     logger.info("server started", {
       inbox_url: inboxServer.url,
       forum_url: forumServer.url,
-      database: config.database,
+      database: storage.description,
+      instance_id: instanceId,
     });
 
     let closing: Promise<void> | undefined;
     return {
-      inbox: { url: inboxServer.url, apiKey: config.devKeys.inbox },
-      forum: { url: forumServer.url, apiKey: config.devKeys.forum },
+      inbox: { url: inboxServer.url, apiKey: config.devKeys?.inbox ?? null },
+      forum: { url: forumServer.url, apiKey: config.devKeys?.forum ?? null },
       createApiKey: (service, keyOptions) => createApiKey(service, { name: keyOptions?.name }),
       close() {
-        closing ??= shutDown().then(() => logger.info("server stopped"));
+        closing ??= shutDown().then(() => logger.info("server stopped", { instance_id: instanceId }));
         return closing;
       },
     };

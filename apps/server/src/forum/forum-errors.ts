@@ -1,7 +1,17 @@
 import type { ErrorResponse } from "@pigeonhole/forum-types";
-import type { ApiProblem, ProblemResponse } from "../http/api-problem.ts";
+import type { HttpProblemCode, ProblemResponse, ProblemStatus } from "../http/api-problem.ts";
+import { ApiProblem } from "../http/api-problem.ts";
 
-const CODE_BY_STATUS: Record<ApiProblem["status"], ErrorResponse["code"]> = {
+/**
+ * The forum has no codes of its own: its envelope's `code` follows the status, and only the HTTP layer's codes
+ * reach it.
+ */
+export type ForumProblemCode = HttpProblemCode;
+
+/** A problem the forum raises, in its own vocabulary. */
+export class ForumProblem extends ApiProblem<ForumProblemCode> {}
+
+const CODE_BY_STATUS: Record<ProblemStatus, ErrorResponse["code"]> = {
   400: "VALIDATION_ERROR",
   401: "UNAUTHORIZED",
   404: "NOT_FOUND",
@@ -12,7 +22,7 @@ const CODE_BY_STATUS: Record<ApiProblem["status"], ErrorResponse["code"]> = {
   500: "INTERNAL_ERROR",
 };
 
-const DEFAULT_HINTS: Record<ApiProblem["status"], string> = {
+const DEFAULT_HINTS: Record<ProblemStatus, string> = {
   400: "Fix the request and send it again.",
   401: "Add the header 'Authorization: Bearer YOUR_API_KEY'.",
   404: "Check the id; list posts with GET /api/v1/posts.",
@@ -24,7 +34,7 @@ const DEFAULT_HINTS: Record<ApiProblem["status"], string> = {
 };
 
 /** The forum envelope: `{success: false, error, code, hint}`. Malformed JSON keeps its own code. */
-export function formatForumProblem(problem: ApiProblem): ProblemResponse {
+export function formatForumProblem(problem: ApiProblem<ForumProblemCode>): ProblemResponse {
   const code = problem.code === "INVALID_JSON" ? "INVALID_JSON" : CODE_BY_STATUS[problem.status];
   const body: ErrorResponse = {
     success: false,

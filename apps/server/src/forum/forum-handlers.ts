@@ -1,17 +1,17 @@
 import type { operations, paths } from "@pigeonhole/forum-types";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
-import { ApiProblem } from "../http/api-problem.ts";
-import type { OperationHandlers, PathOperationId } from "../http/operation-types.ts";
+import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
 import { withSpecDefault } from "../http/operation-types.ts";
-import type { RequestContext } from "../http/service-app.ts";
 import { newUuid } from "../ids.ts";
-import type { ForumRepository } from "../storage/forum-repository.ts";
+import type { ForumStore } from "../storage/forum/forum-store.ts";
 import { DEFAULT_COMMUNITY } from "./default-community.ts";
+import { ForumProblem } from "./forum-errors.ts";
 import { hotRank } from "./hot-rank.ts";
+import { toComment, toPost } from "./records.ts";
 
-/** The agent (and tenant) of a forum API key. */
-export interface ForumPrincipal {
+/** Who calls the forum: the agent its API key belongs to. */
+export interface ForumCaller {
   agentId: string;
   agentName: string;
 }
@@ -19,11 +19,11 @@ export interface ForumPrincipal {
 export type ForumHandlers = OperationHandlers<
   operations,
   PathOperationId<paths, operations>,
-  RequestContext<ForumPrincipal>
+  RequestContext<ForumCaller>
 >;
 
 const postNotFound = () =>
-  new ApiProblem(404, "NOT_FOUND", "Post not found.", {
+  new ForumProblem(404, "NOT_FOUND", "Post not found.", {
     field: "post_id",
     hint: "Check the post id; list posts with GET /api/v1/posts.",
   });
@@ -34,90 +34,85 @@ function page<T>(rows: T[], limit: number, offset: number) {
   return { items, count: items.length, has_more: rows.length > limit, next_offset: offset + items.length };
 }
 
-export function createForumHandlers(repository: ForumRepository, clock: Clock): ForumHandlers {
+export function createForumHandlers(forum: ForumStore, clock: Clock): ForumHandlers {
   return {
-    async listPosts({ query }, { principal }) {
+    async listPosts({ query }, { caller }) {
       const limit = withSpecDefault(query.limit, "limit");
       const offset = withSpecDefault(query.offset, "offset");
-      const rows = await repository.listPosts(
-        principal.agentId,
-        withSpecDefault(query.sort, "sort"),
-        limit + 1,
-        offset,
-      );
+      const rows = await forum.listPosts(caller.agentId, withSpecDefault(query.sort, "sort"), limit + 1, offset);
       const { items, ...paging } = page(rows, limit, offset);
-      return { status: 200, body: { success: true, posts: items, ...paging } };
+      return { status: 200, body: { success: true, posts: items.map(toPost), ...paging } };
     },
 
-    async getPost({ path }, { principal }) {
-      const post = await repository.findPost(principal.agentId, path.post_id);
+    async getPost({ path }, { caller }) {
+      const post = await forum.findPost(caller.agentId, path.post_id);
       if (!post) {
         throw postNotFound();
       }
-      return { status: 200, body: { success: true, post } };
+      return { status: 200, body: { success: true, post: toPost(post) } };
     },
 
-    async createPost({ body }, { principal }) {
+    async createPost({ body }, { caller }) {
       const communityId = body.community_id ?? DEFAULT_COMMUNITY.id;
-      const community = await repository.findCommunity(principal.agentId, communityId);
+      const community = await forum.findCommunity(caller.agentId, communityId);
       if (!community) {
-        throw new ApiProblem(404, "NOT_FOUND", "Community not found.", {
+        throw new ForumProblem(404, "NOT_FOUND", "Community not found.", {
           field: "community_id",
           hint: `Omit community_id to post in ${DEFAULT_COMMUNITY.name} (${DEFAULT_COMMUNITY.id}).`,
         });
       }
       const now = clock.now();
-      const post = await repository.createPost({
+      const post = await forum.createPost({
         postId: newUuid(),
-        tenantId: principal.agentId,
+        tenantId: caller.agentId,
         communityId,
-        authorId: principal.agentId,
+        authorId: caller.agentId,
         title: body.title,
         content: body.content,
         url: body.url ?? null,
         hotRank: hotRank(0, 0, now),
         createdAt: isoTimestamp(now),
       });
-      return { status: 201, body: { success: true, post } };
+      return { status: 201, body: { success: true, post: toPost(post) } };
     },
 
-    async listComments({ path, query }, { principal }) {
+    async listComments({ path, query }, { caller }) {
       const limit = withSpecDefault(query.limit, "limit");
       const offset = withSpecDefault(query.offset, "offset");
-      const rows = await repository.listComments(principal.agentId, path.post_id, limit + 1, offset);
+      const rows = await forum.listComments(caller.agentId, path.post_id, limit + 1, offset);
       if (!rows) {
         throw postNotFound();
       }
       const { items, ...paging } = page(rows, limit, offset);
-      return { status: 200, body: { success: true, comments: items, ...paging } };
+      return { status: 200, body: { success: true, comments: items.map(toComment), ...paging } };
     },
 
-    async createComment({ path, body }, { principal }) {
-      const result = await repository.createComment({
+    async createComment({ path, body }, { caller }) {
+      const result = await forum.createComment({
         commentId: newUuid(),
-        tenantId: principal.agentId,
+        tenantId: caller.agentId,
         postId: path.post_id,
         parentId: body.parent_id ?? null,
-        authorId: principal.agentId,
+        authorId: caller.agentId,
         content: body.content,
         createdAt: isoTimestamp(clock.now()),
       });
       if ("missing" in result) {
         throw result.missing === "post"
           ? postNotFound()
-          : new ApiProblem(404, "NOT_FOUND", "Parent comment not found.", {
+          : new ForumProblem(404, "NOT_FOUND", "Parent comment not found.", {
               field: "parent_id",
               hint: "Send the id of a comment on the same post, or omit parent_id for a top-level comment.",
             });
       }
-      return { status: 201, body: { success: true, comment: result.created } };
+      return { status: 201, body: { success: true, comment: toComment(result.created) } };
     },
 
-    async votePost({ path, body }, { principal }) {
-      const outcome = await repository.vote(
-        principal.agentId,
+    async votePost({ path, body }, { caller }) {
+      const outcome = await forum.vote(
+        caller.agentId,
         path.post_id,
-        principal.agentId,
+        caller.agentId,
         body.direction,
         isoTimestamp(clock.now()),
         (upvotes, downvotes, createdAt) => hotRank(upvotes, downvotes, Date.parse(createdAt)),
@@ -125,7 +120,7 @@ export function createForumHandlers(repository: ForumRepository, clock: Clock): 
       if (!outcome) {
         throw postNotFound();
       }
-      return { status: 200, body: { success: true, ...outcome } };
+      return { status: 200, body: { success: true, post_id: path.post_id, ...outcome } };
     },
   };
 }

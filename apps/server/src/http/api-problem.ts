@@ -1,24 +1,19 @@
-import type { ValidationIssue } from "../spec/validation-issue.ts";
+import type { IssueCode, ValidationIssue } from "../spec/validation-issue.ts";
 
 /**
- * Codes of the problems the shared HTTP layer and the handlers raise. They use the inbox spec's `details.code`
- * vocabulary; each service's error formatter maps them onto its own envelope.
+ * Codes of the problems the shared HTTP layer raises for either service: a request it cannot read, validate,
+ * authenticate or route, a limit it hits, and a failure of the server's own. Each service adds its own codes beside
+ * its error formatter; a service's problems carry only the codes of that service.
  */
-export type ProblemCode =
-  | ValidationIssue["code"]
-  | "TOO_MANY_RECIPIENTS"
-  | "INVALID_PAGE_TOKEN"
+export type HttpProblemCode =
+  | IssueCode
   | "INVALID_JSON"
   | "MISSING_API_KEY"
   | "INVALID_API_KEY"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
-  | "ADDRESS_TAKEN"
-  | "CLIENT_ID_TAKEN"
-  | "IDEMPOTENCY_KEY_REUSED"
   | "PAYLOAD_TOO_LARGE"
   | "RATE_LIMIT_EXCEEDED"
-  | "SEND_LIMIT_EXCEEDED"
   | "INTERNAL_ERROR";
 
 export type ProblemStatus = 400 | 401 | 404 | 405 | 409 | 413 | 429 | 500;
@@ -34,14 +29,23 @@ export interface ProblemDetails {
   headers?: Record<string, string>;
 }
 
-/** An error answer a request deserves: thrown anywhere in a request, and turned into the service's envelope. */
-export class ApiProblem extends Error {
+/**
+ * An error answer a request deserves: thrown anywhere in a request, and turned into the service's envelope. `Code`
+ * is the vocabulary of the service raising it; it is never inferred from the code given, so a problem built
+ * without naming a service's vocabulary can carry only the HTTP layer's codes.
+ */
+export class ApiProblem<Code extends string = HttpProblemCode> extends Error {
   override name = "ApiProblem";
   readonly status: ProblemStatus;
-  readonly code: ProblemCode;
+  readonly code: Code | HttpProblemCode;
   readonly details: ProblemDetails;
 
-  constructor(status: ProblemStatus, code: ProblemCode, message: string, details: ProblemDetails = {}) {
+  constructor(
+    status: ProblemStatus,
+    code: NoInfer<Code> | HttpProblemCode,
+    message: string,
+    details: ProblemDetails = {},
+  ) {
     super(message);
     this.status = status;
     this.code = code;
@@ -50,8 +54,9 @@ export class ApiProblem extends Error {
       status === 409 ? { ...details, headers: { "X-Should-Retry": "false", ...details.headers } } : details;
   }
 
-  static fromIssue(issue: ValidationIssue, code: ProblemCode = issue.code): ApiProblem {
-    return new ApiProblem(400, code, issue.message, { field: issue.field, hint: issue.hint });
+  /** The 400 answer to a request that failed validation, under the issue's code unless a service refines it. */
+  static fromIssue<Code extends string>(issue: ValidationIssue, code: Code | IssueCode = issue.code): ApiProblem<Code> {
+    return new ApiProblem<Code>(400, code, issue.message, { field: issue.field, hint: issue.hint });
   }
 }
 
@@ -61,5 +66,5 @@ export interface ProblemResponse {
   body: unknown;
 }
 
-/** Turns a problem into a service's error envelope. */
-export type ProblemFormatter = (problem: ApiProblem) => ProblemResponse;
+/** Turns a problem raised in a service, by the service itself or by the HTTP layer, into that service's envelope. */
+export type ProblemFormatter<Code extends string> = (problem: ApiProblem<Code | HttpProblemCode>) => ProblemResponse;

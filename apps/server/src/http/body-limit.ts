@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { ApiProblem } from "./api-problem.ts";
 
 export interface BodyLimitOptions {
   maxSize: number;
@@ -26,4 +27,17 @@ export function limitBodySize(options: BodyLimitOptions): MiddlewareHandler {
     }
     return countWhileStreaming(c, next);
   };
+}
+
+/** Refuses a request body over `maxBytes` with 413 `PAYLOAD_TOO_LARGE`, naming the limit. */
+export function limitRequestBody(maxBytes: number): MiddlewareHandler {
+  const maxMiB = maxBytes / (1024 * 1024);
+  return limitBodySize({
+    maxSize: maxBytes,
+    onError: () => {
+      throw new ApiProblem(413, "PAYLOAD_TOO_LARGE", `The request body is larger than ${maxMiB} MiB.`, {
+        hint: `Send a body of at most ${maxBytes} bytes.`,
+      });
+    },
+  });
 }

@@ -19,9 +19,38 @@ export function formatUrl(host: string, port: number): string {
   return `http://${hostPart}:${port}`;
 }
 
+/**
+ * How long clients may take (0 turns a limit off). A client slower than these is answered 408 and disconnected, so
+ * connections that trickle in a request (slowloris) cannot pile up.
+ */
+export interface ListenOptions {
+  /** Until a request's headers have arrived in full. Default 15 s. */
+  headersTimeoutMs?: number;
+  /** Until a whole request, body included, has arrived (bodies reach 10 MiB). Default 60 s. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open. Default 5 s. */
+  keepAliveTimeoutMs?: number;
+}
+
 /** Serves a Hono app on Node's HTTP server. */
-export async function listen(app: FetchApp, host: string, port: number): Promise<RunningServer> {
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+export async function listen(
+  app: FetchApp,
+  host: string,
+  port: number,
+  options: ListenOptions = {},
+): Promise<RunningServer> {
+  const { headersTimeoutMs = 15_000, requestTimeoutMs = 60_000, keepAliveTimeoutMs = 5_000 } = options;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    serverOptions: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      keepAliveTimeout: keepAliveTimeoutMs,
+      // Node looks for expired requests at this interval (30 s by default), which would stretch the timeouts.
+      connectionsCheckingInterval: Math.min(1_000, ...[headersTimeoutMs, requestTimeoutMs].filter((ms) => ms > 0)),
+    },
+  }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -41,6 +41,12 @@ export type PathOperationId<Paths, Operations> = {
   [Id in keyof Operations]: Operations[Id] extends Paths[keyof Paths][keyof Paths[keyof Paths]] ? Id : never;
 }[keyof Operations];
 
+/** What a handler knows of its request besides the input: who calls, and the id the answer carries. */
+export interface RequestContext<Caller> {
+  caller: Caller;
+  requestId: string;
+}
+
 /** Typed handlers for a set of operations: each gets its validated input and answers one of its documented replies. */
 export type OperationHandlers<Operations, Ids extends keyof Operations, Context> = {
   [Id in Ids]: (input: OperationInput<Operations[Id]>, context: Context) => Promise<Reply<Operations[Id]>>;

@@ -1,4 +1,6 @@
 import type { Clock } from "../clock.ts";
+import type { WindowCounter } from "../storage/rate-limit-windows.ts";
+import { MemoryWindowCounter } from "../storage/rate-limit-windows.ts";
 
 export interface RateLimitState {
   limit: number;
@@ -14,53 +16,76 @@ export interface RateLimitState {
   retryAfterSeconds: number;
 }
 
+/**
+ * Counts requests per bucket in one-minute windows. An implementation may keep its counts anywhere; one shared by
+ * several server processes makes the limit hold over all of them together.
+ */
+export interface RateLimiter {
+  /** Counts one request against the bucket and tells whether it may proceed. */
+  take(bucket: string): Promise<RateLimitState>;
+}
+
 const WINDOW_MS = 60_000;
 
 /**
  * Fixed one-minute windows aligned to the clock's minutes, per bucket (an API key, or a client address for
- * requests without a valid key). Kept in memory: a restart starts every window afresh.
+ * requests without a valid key). The counts live where `counter` keeps them: in this process by default, in the
+ * database when several instances share it.
  */
-export class FixedWindowRateLimiter {
+export class FixedWindowRateLimiter implements RateLimiter {
   readonly #limit: number;
   readonly #unit: string;
   readonly #clock: Clock;
-  readonly #windows = new Map<string, { start: number; count: number }>();
+  readonly #counter: WindowCounter;
+  readonly #prefix: string;
 
-  constructor(limit: number, clock: Clock, unit = "requests") {
+  constructor(
+    limit: number,
+    clock: Clock,
+    unit = "requests",
+    counter: WindowCounter = new MemoryWindowCounter(),
+    name = unit,
+  ) {
     this.#limit = limit;
     this.#unit = unit;
     this.#clock = clock;
+    this.#counter = counter;
+    this.#prefix = `${name}:`;
   }
 
-  /** Counts one request against the bucket and tells whether it may proceed. */
-  take(bucket: string): RateLimitState {
+  async take(bucket: string): Promise<RateLimitState> {
     const now = this.#clock.now();
     const start = now - (now % WINDOW_MS);
-    let window = this.#windows.get(bucket);
-    if (!window || window.start !== start) {
-      if (this.#windows.size > 10_000) {
-        this.#evictExpired(start);
-      }
-      window = { start, count: 0 };
-      this.#windows.set(bucket, window);
-    }
-    window.count += 1;
+    const count = await this.#counter.increment(this.#prefix + bucket, start);
     const resetMs = start + WINDOW_MS;
     return {
       limit: this.#limit,
       unit: this.#unit,
-      remaining: Math.max(0, this.#limit - window.count),
+      remaining: Math.max(0, this.#limit - count),
       resetAt: Math.ceil(resetMs / 1000),
-      limited: window.count > this.#limit,
+      limited: count > this.#limit,
       retryAfterSeconds: Math.max(1, Math.ceil((resetMs - now) / 1000)),
     };
   }
-
-  #evictExpired(currentStart: number) {
-    for (const [bucket, window] of this.#windows) {
-      if (window.start !== currentStart) {
-        this.#windows.delete(bucket);
-      }
-    }
-  }
 }
+
+/** What one rate limit of a service counts: its name (unique over the services), limit per minute, and unit. */
+export interface RateLimitWindow {
+  name: string;
+  limit: number;
+  /** What is counted, for messages: "requests", "reads", "writes". */
+  unit: string;
+}
+
+/** Makes the limiter of one of a service's rate limits. */
+export type RateLimiterFactory = (window: RateLimitWindow) => RateLimiter;
+
+/** Limiters that keep their counts in this process. */
+export const inMemoryRateLimiters = (clock: Clock): RateLimiterFactory =>
+  countedRateLimiters(new MemoryWindowCounter(), clock);
+
+/** Limiters that keep their counts with `counter` (the storage's: shared by every instance on a database). */
+export const countedRateLimiters =
+  (counter: WindowCounter, clock: Clock): RateLimiterFactory =>
+  ({ name, limit, unit }) =>
+    new FixedWindowRateLimiter(limit, clock, unit, counter, name);

@@ -1,3 +1,4 @@
+import { setTimeout } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../clock.ts";
 import { formatForumProblem } from "../forum/forum-errors.ts";
@@ -9,8 +10,10 @@ import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { TestServer } from "../testing/test-server.ts";
 import { ManualClock, responseValidator, startTestServer } from "../testing/test-server.ts";
 import { listen } from "./listen.ts";
+import type { OperationHandler } from "./operation-route.ts";
+import type { RateLimiter } from "./rate-limiter.ts";
 import { FixedWindowRateLimiter } from "./rate-limiter.ts";
-import type { BoundHandler } from "./service-app.ts";
+import type { ServiceAppOptions } from "./service-app.ts";
 import { createServiceApp } from "./service-app.ts";
 
 const lines: { message: string; fields: LogFields | undefined }[] = [];
@@ -353,28 +356,62 @@ describe("rate limits", () => {
   });
 });
 
+describe("rate limits kept elsewhere", () => {
+  it("holds one limit over several apps sharing a limiter that answers asynchronously", async () => {
+    const clock = new ManualClock(Date.parse("2026-11-22T10:00:30.000Z"));
+    const counts = new FixedWindowRateLimiter(3, clock);
+    // As a limiter backed by a database does, this one answers on a later turn of the event loop.
+    const shared: RateLimiter = {
+      async take(bucket) {
+        await setTimeout(5);
+        return counts.take(bucket);
+      },
+    };
+    const listed: OperationHandler<string> = async () => ({
+      status: 200,
+      body: { count: 0, limit: 10, next_page_token: null, inboxes: [] },
+    });
+    const servers = await Promise.all(
+      [1, 2].map(() =>
+        listen(serviceApp("inbox", { handler: listed, rateLimit: () => shared.take("key:tenant") }), "127.0.0.1", 0),
+      ),
+    );
+    try {
+      const answers = [];
+      for (let i = 0; i < 4; i++) {
+        answers.push(await fetch(`${servers[i % 2]?.url}/v0/inboxes`, { headers: auth("k") }));
+      }
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 429]);
+      expect(answers.map((answer) => answer.headers.get("X-RateLimit-Remaining"))).toEqual(["2", "1", "0", "0"]);
+      expect(answers[3]?.headers.get("Retry-After")).toBe("30");
+      expect(await expectConforming("inbox", "GET", "/v0/inboxes", answers[3] as Response)).toMatchObject({
+        error: { type: "rate_limit_error", message: "Rate limit of 3 requests per minute exceeded." },
+      });
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
+  });
+});
+
 describe("unexpected failures", () => {
   it("answers 500 INTERNAL_ERROR in each envelope and logs the error", async () => {
-    const failing: BoundHandler<string> = async () => {
+    const failing: OperationHandler<string> = async () => {
       throw new Error("disk on fire");
     };
-    for (const [service, format, path] of [
-      ["inbox", formatInboxProblem, "/v0/inboxes"],
-      ["forum", formatForumProblem, "/api/v1/posts"],
+    for (const [service, path] of [
+      ["inbox", "/v0/inboxes"],
+      ["forum", "/api/v1/posts"],
     ] as const) {
-      const operations = compileSpecOperations(loadSpecBundle(service), service);
       const logged: string[] = [];
-      const app = createServiceApp<string>({
-        service,
-        operations,
-        handlers: Object.fromEntries(operations.map((o) => [o.operationId, failing])),
-        formatProblem: format,
-        authenticate: async (key) => (key === "k" ? "tenant" : null),
-        rateLimit: () => new FixedWindowRateLimiter(100, systemClock).take("x"),
-        maxBodyBytes: 1024,
-        logger: { ...capture, error: (message, fields) => logged.push(`${message} ${fields?.error}`) },
-      });
-      const server = await listen(app, "127.0.0.1", 0);
+      const server = await listen(
+        serviceApp(service, {
+          handler: failing,
+          rateLimit: () => new FixedWindowRateLimiter(100, systemClock).take("x"),
+          logger: { ...capture, error: (message, fields) => logged.push(`${message} ${fields?.error}`) },
+        }),
+        "127.0.0.1",
+        0,
+      );
       try {
         const response = await fetch(`${server.url}${path}`, { headers: auth("k") });
         expect(response.status).toBe(500);
@@ -388,3 +425,24 @@ describe("unexpected failures", () => {
     }
   });
 });
+
+/** A service app whose every operation is `handler`, for the key "k" only. */
+function serviceApp(
+  service: "inbox" | "forum",
+  options: Pick<ServiceAppOptions<string, string>, "rateLimit"> & {
+    handler: OperationHandler<string>;
+    logger?: ServerLogger;
+  },
+) {
+  const operations = compileSpecOperations(loadSpecBundle(service), service);
+  return createServiceApp<string>({
+    service,
+    operations,
+    handlers: Object.fromEntries(operations.map((o) => [o.operationId, options.handler])),
+    formatProblem: service === "inbox" ? formatInboxProblem : formatForumProblem,
+    authenticate: async (key) => (key === "k" ? "tenant" : null),
+    rateLimit: options.rateLimit,
+    maxBodyBytes: 1024,
+    logger: options.logger ?? capture,
+  });
+}

@@ -1,15 +1,16 @@
 import type { Clock } from "../clock.ts";
-import { FixedWindowRateLimiter } from "../http/rate-limiter.ts";
-import type { BoundHandler } from "../http/service-app.ts";
+import type { RateLimiterFactory } from "../http/rate-limiter.ts";
+import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
 import { createServiceApp } from "../http/service-app.ts";
 import type { ApiKeys } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
-import type { InboxRepository } from "../storage/inbox/inbox-repository.ts";
+import type { Storage } from "../storage/open-storage.ts";
 import { compileAddressRule } from "./address-rule.ts";
+import type { InboxProblemCode } from "./inbox-errors.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
-import type { InboxPrincipal } from "./inbox-handlers.ts";
+import type { InboxCaller } from "./inbox-handlers.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";
 import type { PageTokens } from "./page-token.ts";
 
@@ -19,10 +20,12 @@ export const INBOX_MAX_BODY_BYTES = 10 * 1024 * 1024;
 const RECIPIENT_FIELDS = new Set(["to", "cc", "bcc"]);
 
 export interface InboxAppOptions {
-  repository: InboxRepository;
+  storage: Pick<Storage, "inboxes" | "webhooks" | "sends">;
   apiKeys: ApiKeys;
   pageTokens: PageTokens;
   limits: { requestsPerMinute: number; sendsPerDay: number };
+  /** Where request counts are kept; in this process unless given. */
+  rateLimiters?: RateLimiterFactory;
   onDeliveriesEnqueued(): void;
   logger: ServerLogger;
   clock: Clock;
@@ -30,27 +33,30 @@ export interface InboxAppOptions {
 
 /** The Inbox API (`/v0`) as a Hono app. */
 export function createInboxApp(options: InboxAppOptions) {
-  const requests = new FixedWindowRateLimiter(options.limits.requestsPerMinute, options.clock);
+  const rateLimiters = options.rateLimiters ?? inMemoryRateLimiters(options.clock);
+  const requests = rateLimiters({ name: "inbox", limit: options.limits.requestsPerMinute, unit: "requests" });
   const spec = loadSpecBundle("inbox");
-  const handlers = createInboxHandlers({
-    repository: options.repository,
-    isValidAddress: compileAddressRule(spec),
-    pageTokens: options.pageTokens,
-    clock: options.clock,
-    send: { sendsPerDay: options.limits.sendsPerDay, onDeliveriesEnqueued: options.onDeliveriesEnqueued },
-  });
-  return createServiceApp<InboxPrincipal>({
+  return createServiceApp<InboxCaller, InboxProblemCode>({
     service: "inbox",
     operations: compileSpecOperations(spec, "inbox"),
-    handlers: handlers as unknown as Record<string, BoundHandler<InboxPrincipal>>,
+    handlers: createInboxHandlers({
+      inboxes: options.storage.inboxes,
+      webhooks: options.storage.webhooks,
+      isValidAddress: compileAddressRule(spec),
+      pageTokens: options.pageTokens,
+      clock: options.clock,
+      send: {
+        sends: options.storage.sends,
+        sendsPerDay: options.limits.sendsPerDay,
+        onDeliveriesEnqueued: options.onDeliveriesEnqueued,
+      },
+    }),
     formatProblem: formatInboxProblem,
     async authenticate(apiKey) {
-      const owner = await options.apiKeys.authenticate("inbox", apiKey);
-      return owner ? { podId: owner.tenantId } : null;
+      return options.apiKeys.authenticateInbox(apiKey);
     },
-    rateLimit({ principal, clientAddress }) {
-      return requests.take(principal ? `key:${principal.podId}` : `address:${clientAddress}`);
-    },
+    rateLimit: ({ caller, clientAddress }) =>
+      requests.take(caller ? `key:${caller.podId}` : `address:${clientAddress}`),
     issueCode: (issue) =>
       issue.keyword === "maxItems" && issue.field !== null && RECIPIENT_FIELDS.has(issue.field)
         ? "TOO_MANY_RECIPIENTS"

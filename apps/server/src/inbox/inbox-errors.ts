@@ -1,7 +1,21 @@
 import type { ErrorResponse, ErrorType } from "@pigeonhole/inbox-types";
-import type { ApiProblem, ProblemResponse } from "../http/api-problem.ts";
+import type { HttpProblemCode, ProblemResponse, ProblemStatus } from "../http/api-problem.ts";
+import { ApiProblem } from "../http/api-problem.ts";
 
-const TYPE_BY_STATUS: Record<ApiProblem["status"], ErrorType> = {
+/** The codes only the inbox answers with, beside the HTTP layer's (`details.code` of the inbox envelope). */
+export type InboxProblemCode =
+  | HttpProblemCode
+  | "TOO_MANY_RECIPIENTS"
+  | "INVALID_PAGE_TOKEN"
+  | "ADDRESS_TAKEN"
+  | "CLIENT_ID_TAKEN"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "SEND_LIMIT_EXCEEDED";
+
+/** A problem the inbox raises, in its own vocabulary. */
+export class InboxProblem extends ApiProblem<InboxProblemCode> {}
+
+const TYPE_BY_STATUS: Record<ProblemStatus, ErrorType> = {
   400: "validation_error",
   401: "authentication_error",
   404: "not_found_error",
@@ -13,7 +27,7 @@ const TYPE_BY_STATUS: Record<ApiProblem["status"], ErrorType> = {
 };
 
 /** The inbox envelope: `{error: {type, message, details: {field, code}}}`. */
-export function formatInboxProblem(problem: ApiProblem): ProblemResponse {
+export function formatInboxProblem(problem: ApiProblem<InboxProblemCode>): ProblemResponse {
   const body: ErrorResponse = {
     error: {
       type: TYPE_BY_STATUS[problem.status],

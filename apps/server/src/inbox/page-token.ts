@@ -1,12 +1,10 @@
 import type { KeyObject } from "node:crypto";
 import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
-import { ApiProblem } from "../http/api-problem.ts";
+import type { ListPosition } from "../storage/inbox/paging.ts";
+import { InboxProblem } from "./inbox-errors.ts";
 
 /** A position in a newest-first list: the last item of the previous page. */
-export interface PageCursor {
-  createdAt: string;
-  seq: number;
-}
+export type PageCursor = ListPosition;
 
 /**
  * Opaque, tamper-proof page tokens for keyset paging on `(created_at, seq)`. A token is bound to the list it came
@@ -41,7 +39,7 @@ export class PageTokens {
         return { createdAt, seq };
       }
     }
-    throw new ApiProblem(
+    throw new InboxProblem(
       400,
       "INVALID_PAGE_TOKEN",
       "page_token: unknown page token; restart pagination by omitting page_token.",
@@ -54,7 +52,7 @@ export class PageTokens {
 }
 
 /** One page of a newest-first list, fetched with one extra row to learn whether another page follows. */
-export function toPage<Row extends { cursor: PageCursor }>(
+export function toPage<Row extends { position: PageCursor }>(
   rows: Row[],
   limit: number,
   tokens: PageTokens,
@@ -64,6 +62,6 @@ export function toPage<Row extends { cursor: PageCursor }>(
   const last = pageRows.at(-1);
   return {
     rows: pageRows,
-    nextPageToken: rows.length > limit && last ? tokens.issue(scope, last.cursor) : null,
+    nextPageToken: rows.length > limit && last ? tokens.issue(scope, last.position) : null,
   };
 }

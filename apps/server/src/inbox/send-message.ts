@@ -1,12 +1,12 @@
 import type { Message, SendMessageRequest, SendMessageResponse, ThreadItem } from "@pigeonhole/inbox-types";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
-import { ApiProblem } from "../http/api-problem.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
-import type { InboxRepository } from "../storage/inbox/inbox-repository.ts";
-import type { SendTransaction, StoredAttachment } from "../storage/inbox/send-transaction.ts";
+import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
+import { InboxProblem } from "./inbox-errors.ts";
+import { toMessageRow, toThreadColumns, toThreadItem } from "./records.ts";
 import { messageReceivedEvent, messageSentEvent, newEventId } from "./webhooks/events.ts";
 
 export const MAX_RECIPIENTS = 50;
@@ -16,7 +16,7 @@ const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 const PREVIEW_LENGTH = 200;
 
 export interface SendContext {
-  repository: InboxRepository;
+  sends: SendStore;
   clock: Clock;
   sendsPerDay: number;
   /** Called after a send that enqueued webhook deliveries has committed. */
@@ -58,13 +58,22 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
-function decodeAttachments(body: SendMessageRequest): StoredAttachment[] {
+/** An attachment of a send: its metadata plus the decoded content. */
+interface DecodedAttachment {
+  attachment_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  content: Uint8Array;
+}
+
+function decodeAttachments(body: SendMessageRequest): DecodedAttachment[] {
   let total = 0;
   return (body.attachments ?? []).map((attachment) => {
     const content = Buffer.from(attachment.content, "base64");
     total += content.length;
     if (total > MAX_ATTACHMENT_BYTES) {
-      throw new ApiProblem(413, "PAYLOAD_TOO_LARGE", "The decoded attachments are larger than 10 MiB in all.", {
+      throw new InboxProblem(413, "PAYLOAD_TOO_LARGE", "The decoded attachments are larger than 10 MiB in all.", {
         field: "attachments",
       });
     }
@@ -93,8 +102,8 @@ async function joinThread(
   replyTargets: string[],
   participants: string[],
 ): Promise<{ thread: ThreadItem; isNew: boolean }> {
-  const existing = await tx.findThreadOfMessages(copy.inbox_id, replyTargets);
-  if (!existing) {
+  const existingRow = await tx.findThreadOfMessages(copy.inbox_id, replyTargets);
+  if (!existingRow) {
     return {
       isNew: true,
       thread: {
@@ -110,6 +119,7 @@ async function joinThread(
       },
     };
   }
+  const existing = toThreadItem(existingRow);
   return {
     isNew: false,
     thread: {
@@ -121,6 +131,10 @@ async function joinThread(
       updated_at: copy.created_at,
     },
   };
+}
+
+async function saveThread(tx: SendTransaction, { thread, isNew }: { thread: ThreadItem; isNew: boolean }) {
+  await (isNew ? tx.insertThread(toThreadColumns(thread)) : tx.updateThread(toThreadColumns(thread)));
 }
 
 /**
@@ -136,7 +150,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   const bcc = toAddressList(body.bcc);
   const recipientCount = to.length + cc.length + bcc.length;
   if (recipientCount > MAX_RECIPIENTS) {
-    throw new ApiProblem(
+    throw new InboxProblem(
       400,
       "TOO_MANY_RECIPIENTS",
       `The message has ${recipientCount} recipients over to, cc and bcc; at most ${MAX_RECIPIENTS} are allowed.`,
@@ -154,21 +168,24 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   const replyTargets = [...new Set([...messageIdsIn(inReplyTo ?? undefined), ...references.toReversed()])];
 
   let enqueued = 0;
-  const response = await context.repository.inSendTransaction(async (tx) => {
+  const response = await context.sends.inSendTransaction(async (tx) => {
     const sender = await tx.findInbox(request.podId, request.inboxId);
     if (!sender) {
-      throw new ApiProblem(404, "NOT_FOUND", `Inbox '${request.inboxId}' was not found.`, { field: "inbox_id" });
+      throw new InboxProblem(404, "NOT_FOUND", `Inbox '${request.inboxId}' was not found.`, { field: "inbox_id" });
     }
     const nowMs = context.clock.now();
     if (request.idempotencyKey !== undefined) {
-      const record = await tx.findIdempotencyRecord(
+      const claim = await tx.claimIdempotencyKey(
         request.podId,
         request.idempotencyKey,
+        requestHash,
+        nowMs,
         nowMs - IDEMPOTENCY_WINDOW_MS,
       );
-      if (record) {
+      if ("earlier" in claim) {
+        const record = claim.earlier;
         if (record.requestHash !== requestHash) {
-          throw new ApiProblem(
+          throw new InboxProblem(
             409,
             "IDEMPOTENCY_KEY_REUSED",
             "The Idempotency-Key was already used with a different request.",
@@ -180,18 +197,6 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
         return { message_id: record.messageId, thread_id: record.threadId };
       }
     }
-    const day = utcDay(nowMs);
-    if ((await tx.sendCount(request.podId, day)) >= context.sendsPerDay) {
-      throw new ApiProblem(
-        429,
-        "SEND_LIMIT_EXCEEDED",
-        `Send limit of ${context.sendsPerDay} ${context.sendsPerDay === 1 ? "message" : "messages"} per day exceeded.`,
-        {
-          retryAfterSeconds: secondsToNextUtcDay(nowMs),
-        },
-      );
-    }
-
     const now = isoTimestamp(nowMs);
     const messageId = `<${newUuid()}@${sender.inbox_id.split("@")[1]}>`;
     const fromAddress = sender.inbox_id;
@@ -241,13 +246,13 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
 
     const senderCopy = { ...base, inbox_id: sender.inbox_id, labels: senderLabels, bcc };
     const senderThread = await joinThread(tx, senderCopy, replyTargets, participants);
-    await tx.saveThread(senderThread.thread, senderThread.isNew);
+    await saveThread(tx, senderThread);
     const senderMessage: Message = {
       ...senderCopy,
       thread_id: senderThread.thread.thread_id,
       attachments: attachmentRecords,
     };
-    await tx.insertMessage(senderMessage);
+    await tx.insertMessage(toMessageRow(senderMessage));
     await enqueue(request.podId, sender.inbox_id, messageSentEvent(newEventId(), senderMessage));
     if (sendsToItself) {
       await enqueue(
@@ -264,22 +269,28 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       const copy = { ...base, inbox_id: recipient.inboxId, labels: ["received"], bcc: [] };
       const visibleParticipants = [fromAddress, ...[...to, ...cc].map(normalizeAddress), recipient.inboxId];
       const { thread, isNew } = await joinThread(tx, copy, replyTargets, visibleParticipants);
-      await tx.saveThread(thread, isNew);
+      await saveThread(tx, { thread, isNew });
       const message: Message = { ...copy, thread_id: thread.thread_id, attachments: attachmentRecords };
-      await tx.insertMessage(message);
+      await tx.insertMessage(toMessageRow(message));
       await enqueue(recipient.podId, recipient.inboxId, messageReceivedEvent(newEventId(), message, thread));
     }
 
-    await tx.insertAttachments(messageId, attachments);
+    await tx.insertAttachments(
+      attachments.map((attachment, position) => ({ message_id: messageId, position, ...attachment })),
+    );
     await tx.enqueueDeliveries(deliveries, now, nowMs);
-    await tx.addSend(request.podId, day);
     const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
     if (request.idempotencyKey !== undefined) {
-      await tx.saveIdempotencyRecord(
-        request.podId,
-        request.idempotencyKey,
-        { requestHash, messageId: result.message_id, threadId: result.thread_id },
-        nowMs,
+      await tx.completeIdempotencyKey(request.podId, request.idempotencyKey, result.message_id, result.thread_id);
+    }
+    // Counted last, so that the row every send of the pod updates is held for the shortest time; over the limit, the
+    // whole send rolls back. The count is exact however many instances send at once.
+    if ((await tx.countSend(request.podId, utcDay(nowMs))) > context.sendsPerDay) {
+      throw new InboxProblem(
+        429,
+        "SEND_LIMIT_EXCEEDED",
+        `Send limit of ${context.sendsPerDay} ${context.sendsPerDay === 1 ? "message" : "messages"} per day exceeded.`,
+        { retryAfterSeconds: secondsToNextUtcDay(nowMs) },
       );
     }
     enqueued = deliveries.length;

@@ -1,53 +1,93 @@
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
-import type { KeyOwner, KeyRepository } from "../storage/key-repository.ts";
-import type { ServiceName } from "../storage/schema.ts";
+import type { KeyStore } from "../storage/keys/key-store.ts";
+
+export type ServiceName = "inbox" | "forum";
 
 export const DEFAULT_AGENT_NAME = "pigeonhole-agent";
+
+/** The pod an Inbox API key opens. */
+export interface InboxKeyHolder {
+  podId: string;
+}
+
+/** The forum agent a forum key belongs to. */
+export interface ForumKeyHolder {
+  agentId: string;
+  agentName: string;
+}
 
 /** A new random key, such as `ph_forum_3kQ9...`: the prefix tells which service it is for. */
 export const generateApiKey = (service: ServiceName): string => `ph_${service}_${randomBase62(32)}`;
 
-export interface ApiKeys {
-  /** Registers `key` (or a new random one) for a service and returns it. Registering a known key keeps its tenant. */
-  register(service: ServiceName, options?: { key?: string; name?: string }): Promise<{ key: string; owner: KeyOwner }>;
-  /**
-   * The owner of a key of this service, or null. Known keys are cached by the key as presented, so a request with
-   * a known key costs neither a hash nor a query (keys are never revoked); an unknown key is looked up every time,
-   * since another process (`keys create`) may register it.
-   */
-  authenticate(service: ServiceName, key: string): Promise<KeyOwner | null>;
+export class KeyOfOtherServiceError extends Error {
+  override name = "KeyOfOtherServiceError";
 }
 
-export function createApiKeys(repository: KeyRepository, clock: Clock): ApiKeys {
-  const cache = new Map<string, KeyOwner>();
-  return {
-    async register(service, options = {}) {
-      const key = options.key ?? generateApiKey(service);
-      const owner = await repository.register(
-        sha256Hex(key),
-        {
-          service,
-          tenantId: newUuid(),
-          agentName: service === "forum" ? (options.name ?? DEFAULT_AGENT_NAME) : undefined,
-        },
-        isoTimestamp(clock.now()),
-      );
-      if (owner.service !== service) {
-        throw new Error(`The key is already registered for the ${owner.service} service.`);
-      }
-      return { key, owner };
-    },
-    async authenticate(service, key) {
-      let owner = cache.get(key);
-      if (!owner) {
-        owner = (await repository.findByHash(sha256Hex(key))) ?? undefined;
-        if (owner) {
-          cache.set(key, owner);
-        }
-      }
-      return owner && owner.service === service ? owner : null;
-    },
-  };
+/**
+ * Registering and checking API keys. Known keys are cached by the key as presented, so a request with a known key
+ * costs neither a hash nor a query (keys are never revoked); an unknown key is looked up every time, since another
+ * instance or the CLI may have just registered it.
+ */
+export class ApiKeys {
+  readonly #store: KeyStore;
+  readonly #clock: Clock;
+  readonly #inbox = new Map<string, InboxKeyHolder>();
+  readonly #forum = new Map<string, ForumKeyHolder>();
+
+  constructor(store: KeyStore, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  /** Registers `key` (or a new random one) for a new pod; registering a known key keeps its pod. */
+  async registerInboxKey(key = generateApiKey("inbox")): Promise<{ key: string; holder: InboxKeyHolder }> {
+    const hash = sha256Hex(key);
+    await this.#refuseKeyOf("forum", hash);
+    const holder = await this.#store.registerInboxKey(hash, newUuid(), isoTimestamp(this.#clock.now()));
+    return { key, holder };
+  }
+
+  /** Registers `key` (or a new random one) for a new agent named `name`; a known key keeps its agent. */
+  async registerForumKey(
+    key = generateApiKey("forum"),
+    name = DEFAULT_AGENT_NAME,
+  ): Promise<{ key: string; holder: ForumKeyHolder }> {
+    const hash = sha256Hex(key);
+    await this.#refuseKeyOf("inbox", hash);
+    const holder = await this.#store.registerForumKey(
+      hash,
+      { agentId: newUuid(), agentName: name },
+      isoTimestamp(this.#clock.now()),
+    );
+    return { key, holder };
+  }
+
+  async authenticateInbox(key: string): Promise<InboxKeyHolder | null> {
+    return this.#cached(this.#inbox, key, (hash) => this.#store.findInboxKey(hash));
+  }
+
+  async authenticateForum(key: string): Promise<ForumKeyHolder | null> {
+    return this.#cached(this.#forum, key, (hash) => this.#store.findForumKey(hash));
+  }
+
+  async #cached<Holder>(cache: Map<string, Holder>, key: string, find: (hash: string) => Promise<Holder | null>) {
+    const known = cache.get(key);
+    if (known) {
+      return known;
+    }
+    const holder = await find(sha256Hex(key));
+    if (holder) {
+      cache.set(key, holder);
+    }
+    return holder;
+  }
+
+  async #refuseKeyOf(service: ServiceName, hash: string) {
+    const holder = service === "inbox" ? await this.#store.findInboxKey(hash) : await this.#store.findForumKey(hash);
+    if (holder) {
+      throw new KeyOfOtherServiceError(`The key is already registered for the ${service} service.`);
+    }
+  }
 }

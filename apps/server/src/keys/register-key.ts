@@ -1,26 +1,26 @@
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { DEFAULT_COMMUNITY } from "../forum/default-community.ts";
-import type { ForumRepository } from "../storage/forum-repository.ts";
-import type { KeyOwner } from "../storage/key-repository.ts";
-import type { ServiceName } from "../storage/schema.ts";
-import type { ApiKeys } from "./api-keys.ts";
+import { toCommunityRow } from "../forum/records.ts";
+import type { ForumStore } from "../storage/forum/forum-store.ts";
+import type { ApiKeys, ServiceName } from "./api-keys.ts";
 
 export interface RegisterKeyDependencies {
   apiKeys: ApiKeys;
-  forumRepository: ForumRepository;
+  forum: ForumStore;
   clock: Clock;
 }
 
-/** Registers an API key and gives a new forum tenant its default community. Returns the key and its owner. */
+/** Registers an API key of either service and gives a new forum agent its default community; answers the key. */
 export async function registerKey(
   deps: RegisterKeyDependencies,
   service: ServiceName,
   options: { key?: string; name?: string } = {},
-): Promise<{ key: string; owner: KeyOwner }> {
-  const registered = await deps.apiKeys.register(service, options);
-  if (service === "forum") {
-    await deps.forumRepository.ensureCommunity(DEFAULT_COMMUNITY, isoTimestamp(deps.clock.now()));
+): Promise<string> {
+  if (service === "inbox") {
+    return (await deps.apiKeys.registerInboxKey(options.key)).key;
   }
-  return registered;
+  const { key } = await deps.apiKeys.registerForumKey(options.key, options.name);
+  await deps.forum.ensureCommunity(toCommunityRow(DEFAULT_COMMUNITY), isoTimestamp(deps.clock.now()));
+  return key;
 }

@@ -1,6 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecAjv, detachSchema } from "./ajv.ts";
 import { findNonDecimalInteger } from "./decimal-integer.ts";
+import { findNulCharacter } from "./nul-character.ts";
 import type { HttpMethod, JsonSchema, OpenApiDocument, ParameterObject } from "./spec-bundle.ts";
 import { documentOperations, pointerSegment } from "./spec-bundle.ts";
 import type { IssueLocation, ValidationIssue } from "./validation-issue.ts";
@@ -100,6 +101,10 @@ export function compileSpecOperations(document: OpenApiDocument, documentId: str
             const hint = parameter?.description ?? "Check the parameters of this operation.";
             return { ok: false, issue: selectIssue(group.validate.errors ?? [], group.location, null, hint) };
           }
+          const nul = findNulCharacter(group.location, data);
+          if (nul) {
+            return { ok: false, issue: nul };
+          }
         }
         if (request.body === undefined) {
           if (requestBody?.required) {
@@ -117,6 +122,11 @@ export function compileSpecOperations(document: OpenApiDocument, documentId: str
           }
         } else if (validateBody && !validateBody(request.body)) {
           return { ok: false, issue: selectIssue(validateBody.errors ?? [], "body", null, bodyHint) };
+        } else {
+          const nul = findNulCharacter("body", request.body);
+          if (nul) {
+            return { ok: false, issue: nul };
+          }
         }
         return {
           ok: true,

@@ -1,7 +1,7 @@
-import { Kysely, SqliteDialect } from "kysely";
+import type { Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
-import { migrationProvider } from "./migrations.ts";
-import { nodeSqliteDatabase } from "./node-sqlite-database.ts";
+import type { ColumnTypes } from "./migrations/column-types.ts";
+import { migrationProvider } from "./migrations/migration-provider.ts";
 import type { DatabaseSchema } from "./schema.ts";
 
 export type ServerDatabase = Kysely<DatabaseSchema>;
@@ -11,27 +11,12 @@ export class MigrationFailedError extends Error {
 }
 
 /**
- * Opens (or creates) the SQLite database and brings its schema up to date. A file database runs in WAL mode with
- * `synchronous=NORMAL`: a committed write survives the process being killed (only an OS crash or power loss could
- * lose the last transactions). A 5 s busy timeout lets the CLI's `keys create` write while a server runs on the file.
+ * Brings the schema up to date. Kysely's migrator holds a lock meanwhile (on PostgreSQL an advisory lock), so
+ * instances that start together migrate once.
  */
-export async function openDatabase(location: string): Promise<ServerDatabase> {
-  // Loaded here rather than imported at the top: on a Node without `node:sqlite`, a static import would fail before the
-  // version check that names the Node needed could run.
-  const { DatabaseSync } = await import("node:sqlite");
-  // `timeout` is the busy timeout in milliseconds (node's default, 0, fails at once on a locked database).
-  const sqlite = new DatabaseSync(location, { timeout: 5000, enableForeignKeyConstraints: true });
-  if (location !== ":memory:") {
-    sqlite.exec("PRAGMA journal_mode = WAL");
-  }
-  // Set explicitly: node's SQLite syncs every commit (FULL) under WAL and keeps a 2 MB page cache; 16 MB holds the
-  // hot pages of a large forum.
-  sqlite.exec("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000");
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(sqlite) }) });
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+export async function migrateToLatest(db: ServerDatabase, types: ColumnTypes, location: string): Promise<void> {
+  const { error } = await new Migrator({ db, provider: migrationProvider(types) }).migrateToLatest();
   if (error) {
-    await db.destroy();
     throw new MigrationFailedError(`Could not migrate the database ${location}: ${String(error)}`, { cause: error });
   }
-  return db;
 }

@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 /**
  * Tables of the server's database. JSON-valued columns are TEXT holding JSON; timestamps are ISO 8601 strings (UTC,
@@ -6,8 +6,9 @@ import type { Generated } from "kysely";
  */
 export interface DatabaseSchema {
   meta: MetaTable;
-  api_keys: ApiKeyTable;
+  inbox_api_keys: InboxApiKeyTable;
   forum_agents: ForumAgentTable;
+  rate_limit_windows: RateLimitWindowTable;
   inboxes: InboxTable;
   threads: ThreadTable;
   messages: MessageTable;
@@ -27,19 +28,26 @@ export interface MetaTable {
   value: string;
 }
 
-export type ServiceName = "inbox" | "forum";
-
-export interface ApiKeyTable {
+/** An Inbox API key, by its SHA-256 (keys are never stored), and the pod it opens. */
+export interface InboxApiKeyTable {
   key_hash: string;
-  service: ServiceName;
-  tenant_id: string;
+  pod_id: string;
   created_at: string;
 }
 
+/** A forum agent and the SHA-256 of its API key. */
 export interface ForumAgentTable {
   agent_id: string;
   name: string;
+  key_hash: string | null;
   created_at: string;
+}
+
+/** Requests counted in one fixed window per bucket, shared by every server instance on the database. */
+export interface RateLimitWindowTable {
+  bucket: string;
+  window_start_ms: number;
+  count: number;
 }
 
 export interface InboxTable {
@@ -143,6 +151,9 @@ export interface WebhookDeliveryTable {
   last_status_code: number | null;
   created_at: string;
   finished_at: string | null;
+  /** The instance attempting the delivery, and until when its claim holds; null when nobody holds it. */
+  claimed_by: string | null;
+  claimed_until_ms: number | null;
 }
 
 export interface ForumCommunityTable {
@@ -186,3 +197,8 @@ export interface ForumVoteTable {
   direction: VoteDirectionValue;
   created_at: string;
 }
+
+export type InboxRow = Selectable<InboxTable>;
+export type ThreadRow = Selectable<ThreadTable>;
+export type MessageRow = Selectable<MessageTable>;
+export type WebhookRow = Selectable<WebhookTable>;

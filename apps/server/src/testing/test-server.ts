@@ -8,6 +8,7 @@ import type { Server } from "../server.ts";
 import { startServer } from "../server.ts";
 import type { ServiceSpecName } from "../spec/spec-bundle.ts";
 import { createResponseValidator } from "./response-validator.ts";
+import { newTestDatabase } from "./test-database.ts";
 
 /** Limits high enough that ordinary tests never meet them. */
 export const GENEROUS_LIMITS: ServerLimits = {
@@ -73,17 +74,20 @@ export interface TestServer {
   server: Server;
   inbox: InboxClient;
   forum: ForumClient;
-  /** A client of another, new tenant. */
+  /** A client of another, new pod (inbox) or agent (forum). */
   newInboxTenant(): Promise<InboxClient>;
   newForumTenant(name?: string): Promise<ForumClient>;
 }
 
-/** A server on 127.0.0.1 with free ports, in memory by default, silent, with typed, spec-checking clients. */
+/**
+ * A server on 127.0.0.1 with free ports, silent, with typed, spec-checking clients, on a new database of the run's
+ * backend (SQLite in memory, or PostgreSQL: see test-database.ts) unless `database` is given.
+ */
 export async function startTestServer(
-  options: Omit<ServerOptions, "limits"> & { limits?: Partial<ServerLimits> } = {},
+  options: Omit<ServerOptions, "limits" | "devKeys"> & { limits?: Partial<ServerLimits> } = {},
 ): Promise<TestServer> {
   const server = await startServer({
-    database: ":memory:",
+    database: options.database ?? (await newTestDatabase()),
     inboxPort: 0,
     forumPort: 0,
     logger: false,

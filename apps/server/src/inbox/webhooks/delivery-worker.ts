@@ -1,24 +1,35 @@
 import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
-import type { DueDelivery } from "../../storage/inbox/delivery-outbox.ts";
-import type { InboxRepository } from "../../storage/inbox/inbox-repository.ts";
-import { checkDestination } from "./destination-policy.ts";
+import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
+import { postWebhook } from "./post-webhook.ts";
 import { deliveryHeaders } from "./signing.ts";
 
 export interface DeliveryWorkerOptions {
-  repository: InboxRepository;
+  outbox: DeliveryOutbox;
+  /** This instance's name on the deliveries it claims. */
+  instanceId: string;
+  /**
+   * Whether this is the only instance on the database (the embedded one): on start it takes over every claim and
+   * makes every pending delivery due at once, since no other instance can be working on them.
+   */
+  soleInstance: boolean;
   clock: Clock;
   logger: ServerLogger;
   /** Delay before each retry: the n-th failed attempt waits `retryDelaysMs[n - 1]`; after the last, it has failed. */
   retryDelaysMs: readonly number[];
   allowPrivateDestinations: boolean;
-  /** How long a receiver has to answer. Default 15 s. */
+  /** How long a receiver has to answer. Default 15 s, or half the claim when that is shorter. */
   attemptTimeoutMs?: number;
   /** How often the outbox is checked when nothing wakes the worker. Default 500 ms. */
   pollIntervalMs?: number;
   /** Deliveries attempted at the same time. Default 8. */
   concurrency?: number;
+  /**
+   * How long a claim holds: if this instance stops without handing its claims back (a crash), other instances take
+   * its deliveries after this long. It must exceed the attempt timeout. Default 60 s.
+   */
+  claimMs?: number;
 }
 
 const describeError = (error: unknown): string => {
@@ -31,8 +42,9 @@ const describeError = (error: unknown): string => {
 
 /**
  * Delivers webhook events from the outbox table: at least once, in the background, retried with the configured
- * backoff. The outbox is written in the same transaction as the event, so nothing is lost when the process stops;
- * on start, every pending delivery is due at once.
+ * backoff. The outbox is written in the same transaction as the event, so nothing is lost when the process stops.
+ * Every instance on the database runs a worker; each delivery is claimed by one instance at a time, for a while, so
+ * a delivery is attempted by one instance at once and taken over when that instance dies.
  */
 export class WebhookDeliveryWorker {
   readonly #options: Required<DeliveryWorkerOptions>;
@@ -44,12 +56,20 @@ export class WebhookDeliveryWorker {
   #pass: Promise<void> | undefined;
 
   constructor(options: DeliveryWorkerOptions) {
-    this.#options = { attemptTimeoutMs: 15_000, pollIntervalMs: 500, concurrency: 8, ...options };
+    const claimMs = options.claimMs ?? 60_000;
+    // An attempt ends well within its claim, so no other instance takes over a delivery still being attempted.
+    const attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(15_000, Math.floor(claimMs / 2));
+    if (claimMs <= attemptTimeoutMs) {
+      throw new Error("A delivery claim must last longer than a delivery attempt.");
+    }
+    this.#options = { pollIntervalMs: 500, concurrency: 8, ...options, claimMs, attemptTimeoutMs };
   }
 
   async start(): Promise<void> {
     this.#running = true;
-    await this.#options.repository.makePendingDue(this.#options.clock.now());
+    if (this.#options.soleInstance) {
+      await this.#options.outbox.releaseAllClaims(this.#options.clock.now());
+    }
     this.wake();
   }
 
@@ -74,7 +94,10 @@ export class WebhookDeliveryWorker {
     });
   }
 
-  /** Stops scheduling and abandons attempts in flight; they stay pending and are delivered after a restart. */
+  /**
+   * Stops scheduling and abandons attempts in flight, then hands this instance's claims back: the deliveries stay
+   * pending, and other instances (or this one after a restart) deliver them at once.
+   */
   async stop(): Promise<void> {
     this.#running = false;
     clearTimeout(this.#timer);
@@ -83,6 +106,12 @@ export class WebhookDeliveryWorker {
     }
     await this.#pass;
     await Promise.allSettled(this.#inFlight.values());
+    try {
+      await this.#options.outbox.releaseClaims(this.#options.instanceId);
+    } catch (error) {
+      // Their claims run out by themselves.
+      this.#options.logger.warn("webhook delivery claims could not be handed back", { error: describeError(error) });
+    }
   }
 
   /** Resolves once nothing is in flight (for tests and orderly shutdown). */
@@ -105,36 +134,50 @@ export class WebhookDeliveryWorker {
 
   /** Starts the deliveries that are due and answers when the next one not yet started is due. */
   async #runPass(): Promise<number | null> {
-    const { repository, clock, concurrency, logger } = this.#options;
+    const { outbox, clock, concurrency, logger, instanceId, claimMs } = this.#options;
     try {
       const free = concurrency - this.#inFlight.size;
       if (free <= 0) {
         return null;
       }
-      const due = await repository.dueDeliveries(clock.now(), free, [...this.#inFlight.keys()]);
+      const now = clock.now();
+      const due = await outbox.claimDue(instanceId, now, now + claimMs, free);
       for (const delivery of due) {
-        const attempt = this.#attempt(delivery).finally(() => {
-          this.#inFlight.delete(delivery.seq);
-          if (this.#running) {
-            this.wake();
-          }
-        });
+        const attempt = this.#attempt(delivery)
+          .catch((error: unknown) => {
+            // The outcome could not be recorded (the database is unreachable): the claim runs out and the delivery
+            // is attempted again, which at-least-once allows.
+            logger.error("webhook delivery outcome could not be recorded", {
+              event_id: delivery.eventId,
+              error: describeError(error),
+            });
+          })
+          .finally(() => {
+            this.#inFlight.delete(delivery.seq);
+            if (this.#running) {
+              this.wake();
+            }
+          });
         this.#inFlight.set(delivery.seq, attempt);
       }
-      return await repository.nextDueAt([...this.#inFlight.keys()]);
+      return await outbox.nextDueAt(clock.now());
     } catch (error) {
       logger.error("webhook outbox could not be read", { error: describeError(error) });
       return null;
     }
   }
 
-  async #attempt(delivery: DueDelivery): Promise<void> {
-    const { repository, clock, logger, retryDelaysMs } = this.#options;
+  #record(delivery: ClaimedDelivery, state: DeliveryState): Promise<void> {
+    return this.#options.outbox.recordAttempt(delivery.seq, this.#options.instanceId, state);
+  }
+
+  async #attempt(delivery: ClaimedDelivery): Promise<void> {
+    const { clock, logger, retryDelaysMs } = this.#options;
     const fields = { event_id: delivery.eventId, webhook_id: delivery.webhookId, attempt: delivery.attempts + 1 };
     const { webhook } = delivery;
     if (!webhook?.enabled) {
       const reason = webhook ? "The webhook is disabled." : "The webhook was deleted.";
-      await repository.updateDelivery(delivery.seq, {
+      await this.#record(delivery, {
         status: "cancelled",
         attempts: delivery.attempts,
         nextAttemptAtMs: clock.now(),
@@ -151,24 +194,22 @@ export class WebhookDeliveryWorker {
     let statusCode: number | null = null;
     let failure: string | null = null;
     try {
-      const url = new URL(webhook.url);
-      await checkDestination(url, this.#options.allowPrivateDestinations);
       const timestamp = Math.floor(clock.now() / 1000);
-      const response = await fetch(url, {
-        method: "POST",
-        redirect: "manual",
+      const { status } = await postWebhook({
+        url: webhook.url,
         headers: {
           "content-type": "application/json",
           "user-agent": "pigeonhole-server",
           ...deliveryHeaders(webhook.secret, delivery.eventId, timestamp, delivery.payload),
         },
         body: delivery.payload,
-        signal: AbortSignal.any([controller.signal, AbortSignal.timeout(this.#options.attemptTimeoutMs)]),
+        allowPrivate: this.#options.allowPrivateDestinations,
+        timeoutMs: this.#options.attemptTimeoutMs,
+        signal: controller.signal,
       });
-      statusCode = response.status;
-      await response.body?.cancel();
-      if (!response.ok) {
-        failure = `The receiver answered ${response.status}.`;
+      statusCode = status;
+      if (status < 200 || status > 299) {
+        failure = `The receiver answered ${status}.`;
       }
     } catch (error) {
       if (controller.signal.aborted) {
@@ -183,7 +224,7 @@ export class WebhookDeliveryWorker {
     const attempts = delivery.attempts + 1;
     const now = clock.now();
     if (failure === null) {
-      await repository.updateDelivery(delivery.seq, {
+      await this.#record(delivery, {
         status: "delivered",
         attempts,
         nextAttemptAtMs: now,
@@ -195,7 +236,7 @@ export class WebhookDeliveryWorker {
       return;
     }
     const delay = retryDelaysMs[attempts - 1];
-    await repository.updateDelivery(delivery.seq, {
+    await this.#record(delivery, {
       status: delay === undefined ? "failed" : "pending",
       attempts,
       nextAttemptAtMs: delay === undefined ? now : now + delay,

@@ -1,7 +1,10 @@
-import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
-/** Loopback, private, link-local, shared, multicast and reserved ranges: never a public webhook receiver. */
+/**
+ * Loopback, private, link-local, shared, multicast and reserved ranges: never a public webhook receiver. An
+ * IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is checked against the IPv4 ranges by `BlockList` itself; a rule for
+ * the whole mapped range would also match every IPv4 address.
+ */
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8],
@@ -21,7 +24,6 @@ for (const [network, prefix] of [
 for (const [network, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96],
   ["64:ff9b::", 96],
   ["fc00::", 7],
   ["fe80::", 10],
@@ -40,20 +42,17 @@ export class DestinationRefusedError extends Error {
 }
 
 /**
- * Refuses a delivery whose host is or resolves to a non-public address, unless private destinations are allowed.
- * The check resolves the name itself; the request resolves it again (a rebinding DNS server could answer
- * differently in between, which a local server accepts).
+ * Refuses a delivery to `host` (as the URL names it) when any of the addresses it resolved to is non-public, unless
+ * private destinations are allowed. Every address is checked: a connection may be made to any of them.
  */
-export async function checkDestination(url: URL, allowPrivate: boolean): Promise<void> {
+export function enforceDestinationPolicy(host: string, addresses: readonly string[], allowPrivate: boolean): void {
   if (allowPrivate) {
     return;
   }
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((entry) => entry.address);
   const refused = addresses.find(isNonPublicAddress);
   if (refused) {
     throw new DestinationRefusedError(
-      `${url.host} is a private or loopback address (${refused}); start the server with --allow-private-webhooks to deliver there.`,
+      `${host} is a private or loopback address (${refused}); start the server with --allow-private-webhooks to deliver there.`,
     );
   }
 }

@@ -1,11 +1,9 @@
 import type { ServerDatabase } from "../database.ts";
-import { notInJsonList } from "../json-list.ts";
-import { PreparedQuery } from "../prepared-query.ts";
-import { rowLimit } from "../row-limit.ts";
 import type { DeliveryStatus } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
 
 // The webhook delivery outbox: one row per event and subscribed webhook, written in the transaction that raised the
-// event and worked off by the delivery worker.
+// event, and worked off by the delivery workers of every instance on the database.
 
 export interface NewDelivery {
   webhookId: string;
@@ -14,8 +12,8 @@ export interface NewDelivery {
   payload: string;
 }
 
-/** A delivery that is due, with what is needed to attempt it. */
-export interface DueDelivery {
+/** A delivery claimed by this instance, with what is needed to attempt it. */
+export interface ClaimedDelivery {
   seq: number;
   eventId: string;
   payload: string;
@@ -34,127 +32,180 @@ export interface DeliveryState {
   finishedAt: string | null;
 }
 
-const insertDelivery = new PreparedQuery((db, p: NewDelivery & { at: string; nowMs: number }) =>
-  db.insertInto("webhook_deliveries").values({
-    webhook_id: p.webhookId,
-    event_id: p.eventId,
-    event_type: p.eventType,
-    payload: p.payload,
-    status: "pending",
-    attempts: 0,
-    next_attempt_at_ms: p.nowMs,
-    created_at: p.at,
-  }),
-);
+/** The outbox as the delivery worker uses it. */
+export interface DeliveryOutbox {
+  /**
+   * Claims up to `limit` pending deliveries due at `nowMs` for `claimant` until `claimUntilMs`, oldest first. A
+   * delivery claimed by another instance is skipped until its claim runs out (the instance stopped or crashed).
+   */
+  claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome and ends the claim. */
+  recordAttempt(seq: number, claimant: string, state: DeliveryState): Promise<void>;
+  /** Ends every claim of `claimant` on deliveries still pending, so that other instances take them at once. */
+  releaseClaims(claimant: string): Promise<void>;
+  /** Ends every claim (the embedded database: no other instance can hold one) and makes pending deliveries due. */
+  releaseAllClaims(nowMs: number): Promise<void>;
+  /** The earliest time an unclaimed pending delivery is due, or null when none is pending. */
+  nextDueAt(nowMs: number): Promise<number | null>;
+  listDeliveries(webhookId: string): Promise<(DeliveryState & { eventId: string; eventType: string })[]>;
+}
 
-const dueNow = new PreparedQuery((db, p: { nowMs: number; limit: number; excluding: string }) =>
-  db
-    .selectFrom("webhook_deliveries as d")
-    .leftJoin("webhooks as w", "w.webhook_id", "d.webhook_id")
-    .select(["d.seq", "d.event_id", "d.payload", "d.attempts", "d.webhook_id", "w.url", "w.secret", "w.enabled"])
-    .where("d.status", "=", "pending")
-    .where("d.next_attempt_at_ms", "<=", p.nowMs)
-    .where(notInJsonList("d.seq", p.excluding))
-    .orderBy("d.next_attempt_at_ms")
-    .orderBy("d.seq")
-    .limit(rowLimit(p.limit)),
-);
-
-const pendingDueLater = new PreparedQuery((db, p: { nowMs: number }) =>
-  db
-    .updateTable("webhook_deliveries")
-    .set({ next_attempt_at_ms: p.nowMs })
-    .where("status", "=", "pending")
-    .where("next_attempt_at_ms", ">", p.nowMs),
-);
-
-const saveState = new PreparedQuery((db, p: DeliveryState & { seq: number }) =>
-  db
-    .updateTable("webhook_deliveries")
-    .set({
-      status: p.status,
-      attempts: p.attempts,
-      next_attempt_at_ms: p.nextAttemptAtMs,
-      last_error: p.lastError,
-      last_status_code: p.lastStatusCode,
-      finished_at: p.finishedAt,
-    })
-    .where("seq", "=", p.seq),
-);
-
-const earliestDue = new PreparedQuery((db, p: { excluding: string }) =>
-  db
-    .selectFrom("webhook_deliveries")
-    .select((eb) => eb.fn.min("next_attempt_at_ms").as("due"))
-    .where("status", "=", "pending")
-    .where(notInJsonList("seq", p.excluding)),
-);
-
-const deliveriesOf = new PreparedQuery((db, p: { webhookId: string }) =>
-  db.selectFrom("webhook_deliveries").selectAll().where("webhook_id", "=", p.webhookId).orderBy("seq"),
-);
-
-/** Adds pending deliveries, due at once. */
+/** Adds pending deliveries, due at once (inside the transaction that raised the event). */
 export async function enqueueDeliveries(
   db: ServerDatabase,
   deliveries: readonly NewDelivery[],
   at: string,
   nowMs: number,
 ): Promise<void> {
-  if (deliveries.length === 0) {
-    return;
-  }
   // One row per statement: a multi-row insert would be a new statement for every number of rows.
   for (const delivery of deliveries) {
-    await insertDelivery.execute(db, { ...delivery, at, nowMs });
+    await db
+      .insertInto("webhook_deliveries")
+      .values({
+        webhook_id: delivery.webhookId,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        payload: delivery.payload,
+        status: "pending",
+        attempts: 0,
+        next_attempt_at_ms: nowMs,
+        created_at: at,
+      })
+      .execute();
   }
 }
 
-/** Pending deliveries due at `nowMs`, oldest first, leaving out those in `excluding`. */
-export async function dueDeliveries(
-  db: ServerDatabase,
-  nowMs: number,
-  limit: number,
-  excluding: readonly number[],
-): Promise<DueDelivery[]> {
-  const rows = await dueNow.rows(db, { nowMs, limit, excluding: JSON.stringify(excluding) });
-  return rows.map((row) => ({
-    seq: row.seq,
-    eventId: row.event_id,
-    payload: row.payload,
-    attempts: row.attempts,
-    webhookId: row.webhook_id,
-    webhook:
-      row.url === null || row.secret === null ? null : { url: row.url, secret: row.secret, enabled: row.enabled === 1 },
-  }));
-}
+export class SqlDeliveryOutbox implements DeliveryOutbox {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
 
-export async function makePendingDue(db: ServerDatabase, nowMs: number): Promise<void> {
-  await pendingDueLater.execute(db, { nowMs });
-}
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
 
-export async function updateDelivery(db: ServerDatabase, seq: number, state: DeliveryState): Promise<void> {
-  await saveState.execute(db, { ...state, seq });
-}
+  async claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    const claimed = await this.#db.transaction().execute(async (trx) => {
+      const due = await this.#dialect
+        .claimRows(
+          trx
+            .selectFrom("webhook_deliveries")
+            .select("seq")
+            .where("status", "=", "pending")
+            .where("next_attempt_at_ms", "<=", nowMs)
+            .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+            .orderBy("next_attempt_at_ms")
+            .orderBy("seq")
+            .limit(this.#dialect.rowCount(limit)),
+        )
+        .execute();
+      if (due.length === 0) {
+        return [];
+      }
+      return trx
+        .updateTable("webhook_deliveries")
+        .set({ claimed_by: claimant, claimed_until_ms: claimUntilMs })
+        .where(
+          "seq",
+          "in",
+          due.map((row) => row.seq),
+        )
+        .returning(["seq", "event_id", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
+        .execute();
+    });
+    if (claimed.length === 0) {
+      return [];
+    }
+    const webhooks = await this.#db
+      .selectFrom("webhooks")
+      .select(["webhook_id", "url", "secret", "enabled"])
+      .where(this.#dialect.inList("webhook_id", [...new Set(claimed.map((row) => row.webhook_id))]))
+      .execute();
+    const byId = new Map(webhooks.map((row) => [row.webhook_id, row]));
+    return claimed
+      .sort((a, b) => a.next_attempt_at_ms - b.next_attempt_at_ms || a.seq - b.seq)
+      .map((row) => {
+        const webhook = byId.get(row.webhook_id);
+        return {
+          seq: row.seq,
+          eventId: row.event_id,
+          payload: row.payload,
+          attempts: row.attempts,
+          webhookId: row.webhook_id,
+          webhook: webhook ? { url: webhook.url, secret: webhook.secret, enabled: webhook.enabled === 1 } : null,
+        };
+      });
+  }
 
-export async function nextDueAt(db: ServerDatabase, excluding: readonly number[]): Promise<number | null> {
-  const row = await earliestDue.first(db, { excluding: JSON.stringify(excluding) });
-  return row?.due ?? null;
-}
+  async recordAttempt(seq: number, claimant: string, state: DeliveryState) {
+    // Only while the claim is this instance's: after it ran out another instance may have attempted and recorded.
+    await this.#db
+      .updateTable("webhook_deliveries")
+      .set({
+        status: state.status,
+        attempts: state.attempts,
+        next_attempt_at_ms: state.nextAttemptAtMs,
+        last_error: state.lastError,
+        last_status_code: state.lastStatusCode,
+        finished_at: state.finishedAt,
+        claimed_by: null,
+        claimed_until_ms: null,
+      })
+      .where("seq", "=", seq)
+      .where("claimed_by", "=", claimant)
+      .execute();
+  }
 
-export async function listDeliveries(
-  db: ServerDatabase,
-  webhookId: string,
-): Promise<(DeliveryState & { eventId: string; eventType: string })[]> {
-  const rows = await deliveriesOf.rows(db, { webhookId });
-  return rows.map((row) => ({
-    eventId: row.event_id,
-    eventType: row.event_type,
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAtMs: row.next_attempt_at_ms,
-    lastError: row.last_error,
-    lastStatusCode: row.last_status_code,
-    finishedAt: row.finished_at,
-  }));
+  async releaseClaims(claimant: string) {
+    await this.#db
+      .updateTable("webhook_deliveries")
+      .set({ claimed_by: null, claimed_until_ms: null })
+      .where("claimed_by", "=", claimant)
+      .execute();
+  }
+
+  async releaseAllClaims(nowMs: number) {
+    await this.#db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("webhook_deliveries")
+        .set({ claimed_by: null, claimed_until_ms: null })
+        .where("claimed_by", "is not", null)
+        .execute();
+      await trx
+        .updateTable("webhook_deliveries")
+        .set({ next_attempt_at_ms: nowMs })
+        .where("status", "=", "pending")
+        .where("next_attempt_at_ms", ">", nowMs)
+        .execute();
+    });
+  }
+
+  async nextDueAt(nowMs: number) {
+    const row = await this.#db
+      .selectFrom("webhook_deliveries")
+      .select((eb) => eb.fn.min("next_attempt_at_ms").as("due"))
+      .where("status", "=", "pending")
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .executeTakeFirst();
+    return row?.due ?? null;
+  }
+
+  async listDeliveries(webhookId: string) {
+    const rows = await this.#db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("webhook_id", "=", webhookId)
+      .orderBy("seq")
+      .execute();
+    return rows.map((row) => ({
+      eventId: row.event_id,
+      eventType: row.event_type,
+      status: row.status,
+      attempts: row.attempts,
+      nextAttemptAtMs: row.next_attempt_at_ms,
+      lastError: row.last_error,
+      lastStatusCode: row.last_status_code,
+      finishedAt: row.finished_at,
+    }));
+  }
 }

@@ -1,62 +1,43 @@
-import { type Selectable, sql } from "kysely";
-import type { PageCursor } from "../../inbox/page-token.ts";
-import type { ServerDatabase } from "../database.ts";
-import { PreparedQuery } from "../prepared-query.ts";
-import { rowLimit } from "../row-limit.ts";
-import type { DatabaseSchema as Tables } from "../schema.ts";
+import { type SelectQueryBuilder, sql } from "kysely";
+import type { DatabaseSchema } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+
+/** Where a newest-first list stands: the `(created_at, seq)` of the last row listed. */
+export interface ListPosition {
+  createdAt: string;
+  seq: number;
+}
 
 /** A row of a newest-first list with its position, from which the next page starts. */
 export interface Positioned<T> {
-  item: T;
-  cursor: PageCursor;
+  row: T;
+  position: ListPosition;
 }
 
 export interface PageRequest {
   /** Rows to fetch (the page size plus one, to learn whether more follow). */
   limit: number;
-  after?: PageCursor;
-}
-
-/** Keyset condition of newest-first lists: rows strictly after the cursor in `(created_at, seq)` descending order. */
-const beforeCursor = ({ createdAt, seq }: PageCursor) => sql<boolean>`(created_at, seq) < (${createdAt}, ${seq})`;
-
-/** The position of a listed row, from which the page after it starts. */
-export const cursorOf = (row: { created_at: string; seq: number }): PageCursor => ({
-  createdAt: row.created_at,
-  seq: row.seq,
-});
-
-/** The tables listed newest first, and the column each list is scoped by (the tenant, or the inbox). */
-interface NewestFirstScopes {
-  inboxes: "pod_id";
-  webhooks: "pod_id";
-  messages: "inbox_id";
-  threads: "inbox_id";
+  after?: ListPosition;
 }
 
 /**
- * The newest-first keyset list of one table within one scope (a tenant's inboxes, an inbox's messages, ...): the first
- * page, or the page after a cursor, as two prepared queries.
+ * One page of a newest-first list, by keyset: rows strictly after `after` in `(created_at, seq)` descending order.
+ * `seq` breaks ties between rows created in the same millisecond, so paging while rows arrive neither repeats nor
+ * skips one.
  */
-export function newestFirst<Table extends keyof NewestFirstScopes>(table: Table, scope: NewestFirstScopes[Table]) {
-  // Kysely cannot follow a column through a generic table name; every table here has the scope, created_at and seq.
-  const from = (db: ServerDatabase) => db.selectFrom(table as "inboxes").selectAll();
-  const column = scope as "pod_id";
-  const first = new PreparedQuery((db, p: { scope: string; limit: number }) =>
-    from(db).where(column, "=", p.scope).orderBy("created_at", "desc").orderBy("seq", "desc").limit(rowLimit(p.limit)),
-  );
-  const after = new PreparedQuery((db, p: { scope: string; limit: number; createdAt: string; seq: number }) =>
-    from(db)
-      .where(column, "=", p.scope)
-      .where(beforeCursor(p))
-      .orderBy("created_at", "desc")
-      .orderBy("seq", "desc")
-      .limit(rowLimit(p.limit)),
-  );
-  return async (db: ServerDatabase, scopeValue: string, page: PageRequest): Promise<Selectable<Tables[Table]>[]> => {
-    const rows = page.after
-      ? await after.rows(db, { scope: scopeValue, limit: page.limit, ...page.after })
-      : await first.rows(db, { scope: scopeValue, limit: page.limit });
-    return rows as unknown as Selectable<Tables[Table]>[];
-  };
+export async function newestFirstPage<
+  Table extends keyof DatabaseSchema,
+  Row extends { created_at: string; seq: number },
+>(
+  query: SelectQueryBuilder<DatabaseSchema, Table, Row>,
+  dialect: SqlDialect,
+  page: PageRequest,
+): Promise<Positioned<Row>[]> {
+  const { after } = page;
+  const rows = await (after ? query.where(sql<boolean>`(created_at, seq) < (${after.createdAt}, ${after.seq})`) : query)
+    .orderBy(sql`created_at desc`)
+    .orderBy(sql`seq desc`)
+    .limit(dialect.rowCount(page.limit))
+    .execute();
+  return rows.map((row) => ({ row, position: { createdAt: row.created_at, seq: row.seq } }));
 }

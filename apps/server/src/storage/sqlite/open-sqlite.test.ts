@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase, type ServerDatabase } from "./database.ts";
+import type { ServerDatabase } from "../database.ts";
+import { openSqlite } from "./open-sqlite.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-database-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,7 +19,7 @@ const pragma = async (db: ServerDatabase, name: string) => {
 
 describe("the SQLite database", () => {
   it("opens a file in WAL mode, syncing at checkpoints, with foreign keys and a 16 MB page cache", async () => {
-    const db = await openDatabase(join(dir, "settings.db"));
+    const db = await openSqlite(join(dir, "settings.db"));
     try {
       expect(await pragma(db, "journal_mode")).toBe("wal");
       // 1 is NORMAL: under WAL a commit survives the process being killed without a sync of its own.
@@ -33,7 +34,7 @@ describe("the SQLite database", () => {
 
   it("waits for another process's write to finish instead of failing at once", async () => {
     const file = join(dir, "shared.db");
-    const db = await openDatabase(file);
+    const db = await openSqlite(file);
     try {
       // Another process takes the write lock and holds it for half a second.
       const holder = spawn(

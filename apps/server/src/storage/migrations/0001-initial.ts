@@ -1,9 +1,10 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
-import type { Migration, MigrationProvider } from "kysely/migration";
+import type { Migration } from "kysely/migration";
+import type { ColumnTypes } from "./column-types.ts";
 
-// Migrations take Kysely<unknown>: they must not depend on the current schema types, which describe the latest state.
-const initial: Migration = {
+/** The first schema. */
+export const initial = (types: ColumnTypes): Migration => ({
   async up(db: Kysely<unknown>) {
     await db.schema
       .createTable("meta")
@@ -28,7 +29,7 @@ const initial: Migration = {
 
     await db.schema
       .createTable("inboxes")
-      .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+      .addColumn("seq", types.serial, (c) => types.serialKey(c))
       .addColumn("inbox_id", "text", (c) => c.notNull().unique())
       .addColumn("pod_id", "text", (c) => c.notNull())
       .addColumn("display_name", "text")
@@ -47,7 +48,7 @@ const initial: Migration = {
 
     await db.schema
       .createTable("threads")
-      .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+      .addColumn("seq", types.serial, (c) => types.serialKey(c))
       .addColumn("thread_id", "text", (c) => c.notNull().unique())
       .addColumn("inbox_id", "text", (c) => c.notNull())
       .addColumn("subject", "text")
@@ -62,7 +63,7 @@ const initial: Migration = {
 
     await db.schema
       .createTable("messages")
-      .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+      .addColumn("seq", types.serial, (c) => types.serialKey(c))
       .addColumn("inbox_id", "text", (c) => c.notNull())
       .addColumn("message_id", "text", (c) => c.notNull())
       .addColumn("thread_id", "text", (c) => c.notNull())
@@ -104,7 +105,7 @@ const initial: Migration = {
       .addColumn("filename", "text", (c) => c.notNull())
       .addColumn("content_type", "text", (c) => c.notNull())
       .addColumn("size", "integer", (c) => c.notNull())
-      .addColumn("content", "blob", (c) => c.notNull())
+      .addColumn("content", types.bytes, (c) => c.notNull())
       .addPrimaryKeyConstraint("attachments_pk", ["message_id", "attachment_id"])
       .execute();
 
@@ -115,7 +116,7 @@ const initial: Migration = {
       .addColumn("request_hash", "text", (c) => c.notNull())
       .addColumn("message_id", "text", (c) => c.notNull())
       .addColumn("thread_id", "text", (c) => c.notNull())
-      .addColumn("created_at_ms", "integer", (c) => c.notNull())
+      .addColumn("created_at_ms", types.epochMs, (c) => c.notNull())
       .addPrimaryKeyConstraint("idempotency_keys_pk", ["pod_id", "idempotency_key"])
       .execute();
 
@@ -129,7 +130,7 @@ const initial: Migration = {
 
     await db.schema
       .createTable("webhooks")
-      .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+      .addColumn("seq", types.serial, (c) => types.serialKey(c))
       .addColumn("webhook_id", "text", (c) => c.notNull().unique())
       .addColumn("pod_id", "text", (c) => c.notNull())
       .addColumn("url", "text", (c) => c.notNull())
@@ -152,14 +153,14 @@ const initial: Migration = {
 
     await db.schema
       .createTable("webhook_deliveries")
-      .addColumn("seq", "integer", (c) => c.primaryKey().autoIncrement())
+      .addColumn("seq", types.serial, (c) => types.serialKey(c))
       .addColumn("webhook_id", "text", (c) => c.notNull())
       .addColumn("event_id", "text", (c) => c.notNull())
       .addColumn("event_type", "text", (c) => c.notNull())
       .addColumn("payload", "text", (c) => c.notNull())
       .addColumn("status", "text", (c) => c.notNull())
       .addColumn("attempts", "integer", (c) => c.notNull())
-      .addColumn("next_attempt_at_ms", "integer", (c) => c.notNull())
+      .addColumn("next_attempt_at_ms", types.epochMs, (c) => c.notNull())
       .addColumn("last_error", "text")
       .addColumn("last_status_code", "integer")
       .addColumn("created_at", "text", (c) => c.notNull())
@@ -193,7 +194,7 @@ const initial: Migration = {
       .addColumn("upvotes", "integer", (c) => c.notNull())
       .addColumn("downvotes", "integer", (c) => c.notNull())
       .addColumn("comment_count", "integer", (c) => c.notNull())
-      .addColumn("hot_rank", "real", (c) => c.notNull())
+      .addColumn("hot_rank", types.double, (c) => c.notNull())
       .addColumn("created_at", "text", (c) => c.notNull())
       .execute();
     await db.schema
@@ -232,9 +233,4 @@ const initial: Migration = {
       .addPrimaryKeyConstraint("forum_votes_pk", ["post_id", "agent_id"])
       .execute();
   },
-};
-
-/** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => ({ "0001_initial": initial }),
-};
+});

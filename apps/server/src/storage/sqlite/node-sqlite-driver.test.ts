@@ -1,7 +1,7 @@
 import { DatabaseSync } from "node:sqlite";
 import type { SqliteDatabase } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nodeSqliteDatabase } from "./node-sqlite-database.ts";
+import { nodeSqliteDatabase } from "./node-sqlite-driver.ts";
 
 let database: SqliteDatabase;
 beforeEach(() => {

@@ -1,0 +1,51 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { ApiProblem } from "./api-problem.ts";
+import type { RateLimitState } from "./rate-limiter.ts";
+import type { ServiceEnv } from "./service-env.ts";
+
+/** The request a rate limit counts: its caller, or only when there is none, the address it came from. */
+export interface RateLimitedRequest<Caller> {
+  caller: Caller | null;
+  method: string;
+  clientAddress: string;
+}
+
+/** Counts a request against its bucket and says where that bucket stands. */
+export type RateLimit<Caller> = (request: RateLimitedRequest<Caller>) => Promise<RateLimitState>;
+
+function clientAddress(c: Context): string {
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * Counts every request, and tells every answer where its bucket stands (`X-RateLimit-*`). A caller over the limit
+ * is answered 429 with `Retry-After`; a request without a valid key is counted against its address but answered
+ * 401 by the authentication after this, which is what it most needs to hear.
+ */
+export function limitRate<Caller>(rateLimit: RateLimit<Caller>) {
+  return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
+    const { caller } = c.get("identity");
+    const limit = await rateLimit({
+      caller,
+      method: c.req.method,
+      clientAddress: caller === null ? clientAddress(c) : "",
+    });
+    c.header("X-RateLimit-Limit", String(limit.limit));
+    c.header("X-RateLimit-Remaining", String(limit.remaining));
+    c.header("X-RateLimit-Reset", String(limit.resetAt));
+    if (limit.limited && caller !== null) {
+      const unit = limit.limit === 1 ? limit.unit.replace(/s$/, "") : limit.unit;
+      throw new ApiProblem(429, "RATE_LIMIT_EXCEEDED", `Rate limit of ${limit.limit} ${unit} per minute exceeded.`, {
+        retryAfterSeconds: limit.retryAfterSeconds,
+        hint: `Try again in ${limit.retryAfterSeconds} seconds.`,
+      });
+    }
+    await next();
+  });
+}

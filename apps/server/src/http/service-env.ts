@@ -1,0 +1,18 @@
+/**
+ * The variables the service middlewares hand on along a request. `identity` is what the key resolved to, before
+ * anything refuses the request; `caller` is set only once the request is known to come from a valid key.
+ */
+export interface ServiceEnv<Caller> {
+  Variables: {
+    requestId: string;
+    identity: Identity<Caller>;
+    caller: Caller;
+    body: unknown;
+  };
+}
+
+/** Who a request comes from: its caller (null when its key is missing or unknown), and whether it sent a key. */
+export interface Identity<Caller> {
+  caller: Caller | null;
+  keySent: boolean;
+}

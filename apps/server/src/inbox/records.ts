@@ -1,0 +1,106 @@
+import type { Attachment, Inbox, Message, MessageItem, ThreadItem, Webhook } from "@pigeonhole/inbox-types";
+import type { NewMessageRow, ThreadColumns } from "../storage/inbox/send-store.ts";
+import type { InboxRow, MessageRow, ThreadRow, WebhookRow } from "../storage/schema.ts";
+
+// How stored rows become the records the Inbox API answers. List-valued columns hold JSON text.
+
+const parseList = (json: string): string[] => JSON.parse(json) as string[];
+const parseNullableList = (json: string | null): string[] | null => (json === null ? null : parseList(json));
+
+export const toInbox = (row: InboxRow): Inbox => ({
+  pod_id: row.pod_id,
+  inbox_id: row.inbox_id,
+  display_name: row.display_name,
+  client_id: row.client_id,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+export const toThreadItem = (row: ThreadRow): ThreadItem => ({
+  thread_id: row.thread_id,
+  inbox_id: row.inbox_id,
+  subject: row.subject,
+  participants: parseList(row.participants),
+  labels: parseList(row.labels),
+  message_count: row.message_count,
+  last_message_at: row.last_message_at,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+export const toMessageItem = (row: MessageRow, attachments: Attachment[]): MessageItem => ({
+  inbox_id: row.inbox_id,
+  thread_id: row.thread_id,
+  message_id: row.message_id,
+  labels: parseList(row.labels),
+  timestamp: row.timestamp,
+  from: row.sender,
+  to: parseList(row.to_addresses),
+  cc: parseList(row.cc_addresses),
+  bcc: parseList(row.bcc_addresses),
+  subject: row.subject,
+  preview: row.preview,
+  attachments,
+  in_reply_to: row.in_reply_to,
+  references: parseList(row.reference_ids),
+  headers: JSON.parse(row.headers) as Record<string, string>,
+  size: row.size,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+export const toMessage = (row: MessageRow, attachments: Attachment[]): Message => ({
+  ...toMessageItem(row, attachments),
+  reply_to: parseList(row.reply_to_addresses),
+  text: row.text_body,
+  html: row.html_body,
+});
+
+export const toWebhook = (row: WebhookRow): Webhook => ({
+  webhook_id: row.webhook_id,
+  url: row.url,
+  client_id: row.client_id,
+  enabled: row.enabled === 1,
+  event_types: parseNullableList(row.event_types) as Webhook["event_types"],
+  inbox_ids: parseNullableList(row.inbox_ids),
+  secret: row.secret,
+  created_at: row.created_at,
+  updated_at: row.updated_at,
+});
+
+// And back: the records a send makes, as the send store writes them.
+
+export const toThreadColumns = (thread: ThreadItem): ThreadColumns => ({
+  thread_id: thread.thread_id,
+  inbox_id: thread.inbox_id,
+  subject: thread.subject,
+  participants: JSON.stringify(thread.participants),
+  labels: JSON.stringify(thread.labels),
+  message_count: thread.message_count,
+  last_message_at: thread.last_message_at,
+  created_at: thread.created_at,
+  updated_at: thread.updated_at,
+});
+
+export const toMessageRow = (message: Omit<Message, "attachments">): NewMessageRow => ({
+  inbox_id: message.inbox_id,
+  message_id: message.message_id,
+  thread_id: message.thread_id,
+  labels: JSON.stringify(message.labels),
+  sender: message.from,
+  to_addresses: JSON.stringify(message.to),
+  cc_addresses: JSON.stringify(message.cc),
+  bcc_addresses: JSON.stringify(message.bcc),
+  reply_to_addresses: JSON.stringify(message.reply_to),
+  subject: message.subject,
+  preview: message.preview,
+  text_body: message.text,
+  html_body: message.html,
+  in_reply_to: message.in_reply_to,
+  reference_ids: JSON.stringify(message.references),
+  headers: JSON.stringify(message.headers),
+  size: message.size,
+  timestamp: message.timestamp,
+  created_at: message.created_at,
+  updated_at: message.updated_at,
+});

@@ -1,0 +1,180 @@
+import type { ServerDatabase } from "../database.ts";
+import type { InboxRow, MessageRow, ThreadRow } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+import type { PageRequest, Positioned } from "./paging.ts";
+import { newestFirstPage } from "./paging.ts";
+
+export interface NewInbox {
+  inboxId: string;
+  podId: string;
+  displayName: string | null;
+  clientId: string | null;
+  createdAt: string;
+}
+
+export type CreateInboxResult = { created: InboxRow } | { existing: InboxRow } | { addressTaken: true };
+
+/** An attachment's metadata, as messages list it. */
+export interface AttachmentRow {
+  attachment_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+}
+
+export interface MessageWithAttachments {
+  message: MessageRow;
+  attachments: AttachmentRow[];
+}
+
+/** Inboxes of a pod, and reading their messages and threads (the send writes them: see send-store.ts). */
+export interface InboxStore {
+  createInbox(inbox: NewInbox): Promise<CreateInboxResult>;
+  findInbox(podId: string, inboxId: string): Promise<InboxRow | null>;
+  listInboxes(podId: string, page: PageRequest): Promise<Positioned<InboxRow>[]>;
+  listMessages(inboxId: string, page: PageRequest): Promise<Positioned<MessageWithAttachments>[]>;
+  findMessage(inboxId: string, messageId: string): Promise<MessageWithAttachments | null>;
+  listThreads(inboxId: string, page: PageRequest): Promise<Positioned<ThreadRow>[]>;
+  /** A thread of the inbox with all its messages, oldest first. */
+  findThread(
+    inboxId: string,
+    threadId: string,
+  ): Promise<{ thread: ThreadRow; messages: MessageWithAttachments[] } | null>;
+}
+
+export class SqlInboxStore implements InboxStore {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  /**
+   * Creates an inbox unless the pod already has one with this `client_id`, or the address is taken. The insert skips a
+   * row that breaks either unique rule, so two requests racing on two instances create one inbox between them.
+   */
+  async createInbox(inbox: NewInbox): Promise<CreateInboxResult> {
+    const created = await this.#db
+      .insertInto("inboxes")
+      .values({
+        inbox_id: inbox.inboxId,
+        pod_id: inbox.podId,
+        display_name: inbox.displayName,
+        client_id: inbox.clientId,
+        created_at: inbox.createdAt,
+        updated_at: inbox.createdAt,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (created) {
+      return { created };
+    }
+    if (inbox.clientId !== null) {
+      const existing = await this.#db
+        .selectFrom("inboxes")
+        .selectAll()
+        .where("pod_id", "=", inbox.podId)
+        .where("client_id", "=", inbox.clientId)
+        .executeTakeFirst();
+      if (existing) {
+        return { existing };
+      }
+    }
+    return { addressTaken: true };
+  }
+
+  async findInbox(podId: string, inboxId: string) {
+    const row = await this.#db
+      .selectFrom("inboxes")
+      .selectAll()
+      .where("pod_id", "=", podId)
+      .where("inbox_id", "=", inboxId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  listInboxes(podId: string, page: PageRequest) {
+    return newestFirstPage(this.#db.selectFrom("inboxes").selectAll().where("pod_id", "=", podId), this.#dialect, page);
+  }
+
+  async listMessages(inboxId: string, page: PageRequest) {
+    const rows = await newestFirstPage(
+      this.#db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId),
+      this.#dialect,
+      page,
+    );
+    const attachments = await this.#attachmentsOf(rows.map(({ row }) => row.message_id));
+    return rows.map(({ row, position }) => ({
+      row: { message: row, attachments: attachments.get(row.message_id) ?? [] },
+      position,
+    }));
+  }
+
+  async findMessage(inboxId: string, messageId: string) {
+    const message = await this.#db
+      .selectFrom("messages")
+      .selectAll()
+      .where("inbox_id", "=", inboxId)
+      .where("message_id", "=", messageId)
+      .executeTakeFirst();
+    if (!message) {
+      return null;
+    }
+    const attachments = await this.#attachmentsOf([messageId]);
+    return { message, attachments: attachments.get(messageId) ?? [] };
+  }
+
+  listThreads(inboxId: string, page: PageRequest) {
+    return newestFirstPage(
+      this.#db.selectFrom("threads").selectAll().where("inbox_id", "=", inboxId),
+      this.#dialect,
+      page,
+    );
+  }
+
+  async findThread(inboxId: string, threadId: string) {
+    const thread = await this.#db
+      .selectFrom("threads")
+      .selectAll()
+      .where("inbox_id", "=", inboxId)
+      .where("thread_id", "=", threadId)
+      .executeTakeFirst();
+    if (!thread) {
+      return null;
+    }
+    const rows = await this.#db
+      .selectFrom("messages")
+      .selectAll()
+      .where("thread_id", "=", threadId)
+      .orderBy("created_at", "asc")
+      .orderBy("seq", "asc")
+      .execute();
+    const attachments = await this.#attachmentsOf(rows.map((row) => row.message_id));
+    return {
+      thread,
+      messages: rows.map((message) => ({ message, attachments: attachments.get(message.message_id) ?? [] })),
+    };
+  }
+
+  /** The attachment metadata of these messages, by message id, in the order they were sent. */
+  async #attachmentsOf(messageIds: readonly string[]): Promise<Map<string, AttachmentRow[]>> {
+    const byMessage = new Map<string, AttachmentRow[]>();
+    if (messageIds.length === 0) {
+      return byMessage;
+    }
+    const rows = await this.#db
+      .selectFrom("attachments")
+      .select(["message_id", "attachment_id", "filename", "content_type", "size"])
+      .where(this.#dialect.inList("message_id", messageIds))
+      .orderBy("message_id")
+      .orderBy("position")
+      .execute();
+    for (const { message_id, ...attachment } of rows) {
+      byMessage.set(message_id, [...(byMessage.get(message_id) ?? []), attachment]);
+    }
+    return byMessage;
+  }
+}

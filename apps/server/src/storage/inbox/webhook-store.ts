@@ -1,0 +1,160 @@
+import type { ServerDatabase } from "../database.ts";
+import type { WebhookRow } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+import type { PageRequest, Positioned } from "./paging.ts";
+import { newestFirstPage } from "./paging.ts";
+
+/** What a webhook's owner chooses: everything but its id, secret and timestamps. */
+export interface WebhookSettings {
+  url: string;
+  clientId: string | null;
+  enabled: boolean;
+  eventTypes: string[] | null;
+  inboxIds: string[] | null;
+}
+
+export type CreateWebhookResult = { created: WebhookRow } | { existing: WebhookRow };
+export type ReplaceWebhookResult = { replaced: WebhookRow } | { missing: true } | { clientIdTaken: string };
+
+/** The webhooks of a pod. */
+export interface WebhookStore {
+  createWebhook(
+    podId: string,
+    webhookId: string,
+    secret: string,
+    settings: WebhookSettings,
+    at: string,
+  ): Promise<CreateWebhookResult>;
+  findWebhook(podId: string, webhookId: string): Promise<WebhookRow | null>;
+  listWebhooks(podId: string, page: PageRequest): Promise<Positioned<WebhookRow>[]>;
+  /** Replaces a webhook's settings (PUT semantics); its `client_id` must stay unique within the pod. */
+  replaceWebhook(
+    podId: string,
+    webhookId: string,
+    settings: WebhookSettings,
+    at: string,
+  ): Promise<ReplaceWebhookResult>;
+  /** Deletes a webhook and cancels its pending deliveries; false when the pod has no such webhook. */
+  deleteWebhook(podId: string, webhookId: string): Promise<boolean>;
+}
+
+const settingsColumns = (settings: WebhookSettings) => ({
+  url: settings.url,
+  client_id: settings.clientId,
+  enabled: settings.enabled ? 1 : 0,
+  event_types: settings.eventTypes === null ? null : JSON.stringify(settings.eventTypes),
+  inbox_ids: settings.inboxIds === null ? null : JSON.stringify(settings.inboxIds),
+});
+
+export class SqlWebhookStore implements WebhookStore {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  /** Creates a webhook unless the pod already has one with this `client_id` (also when two instances race). */
+  async createWebhook(podId: string, webhookId: string, secret: string, settings: WebhookSettings, at: string) {
+    const created = await this.#db
+      .insertInto("webhooks")
+      .values({
+        webhook_id: webhookId,
+        pod_id: podId,
+        secret,
+        created_at: at,
+        updated_at: at,
+        ...settingsColumns(settings),
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (created) {
+      return { created };
+    }
+    const existing = settings.clientId === null ? undefined : await this.#byClientId(podId, settings.clientId);
+    if (!existing) {
+      throw new Error(`The webhook ${webhookId} was not stored.`);
+    }
+    return { existing };
+  }
+
+  async findWebhook(podId: string, webhookId: string) {
+    const row = await this.#db
+      .selectFrom("webhooks")
+      .selectAll()
+      .where("pod_id", "=", podId)
+      .where("webhook_id", "=", webhookId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  listWebhooks(podId: string, page: PageRequest) {
+    return newestFirstPage(
+      this.#db.selectFrom("webhooks").selectAll().where("pod_id", "=", podId),
+      this.#dialect,
+      page,
+    );
+  }
+
+  async replaceWebhook(
+    podId: string,
+    webhookId: string,
+    settings: WebhookSettings,
+    at: string,
+  ): Promise<ReplaceWebhookResult> {
+    if (settings.clientId !== null) {
+      const other = await this.#byClientId(podId, settings.clientId);
+      if (other && other.webhook_id !== webhookId && (await this.findWebhook(podId, webhookId))) {
+        return { clientIdTaken: other.webhook_id };
+      }
+    }
+    try {
+      const replaced = await this.#db
+        .updateTable("webhooks")
+        .set({ ...settingsColumns(settings), updated_at: at })
+        .where("pod_id", "=", podId)
+        .where("webhook_id", "=", webhookId)
+        .returningAll()
+        .executeTakeFirst();
+      return replaced ? { replaced } : { missing: true };
+    } catch (error) {
+      // Another instance gave the client_id to another webhook between the check and the update.
+      const other = settings.clientId === null ? undefined : await this.#byClientId(podId, settings.clientId);
+      if (this.#dialect.isUniqueViolation(error) && other) {
+        return { clientIdTaken: other.webhook_id };
+      }
+      throw error;
+    }
+  }
+
+  deleteWebhook(podId: string, webhookId: string): Promise<boolean> {
+    return this.#db.transaction().execute(async (trx) => {
+      const result = await trx
+        .deleteFrom("webhooks")
+        .where("pod_id", "=", podId)
+        .where("webhook_id", "=", webhookId)
+        .executeTakeFirst();
+      if (result.numDeletedRows === 0n) {
+        return false;
+      }
+      await trx
+        .updateTable("webhook_deliveries")
+        .set({ status: "cancelled", last_error: "The webhook was deleted." })
+        .where("webhook_id", "=", webhookId)
+        .where("status", "=", "pending")
+        .execute();
+      return true;
+    });
+  }
+
+  #byClientId(podId: string, clientId: string) {
+    return this.#db
+      .selectFrom("webhooks")
+      .selectAll()
+      .where("pod_id", "=", podId)
+      .where("client_id", "=", clientId)
+      .executeTakeFirst();
+  }
+}

@@ -1,0 +1,78 @@
+import type { ServerDatabase } from "../database.ts";
+
+/** Who an API key opens: a pod of the Inbox API, or an agent of the forum. */
+export type KeyHolder = { service: "inbox"; podId: string } | { service: "forum"; agentId: string; agentName: string };
+
+/** API keys by the SHA-256 of the key: the keys themselves are never stored. */
+export interface KeyStore {
+  findInboxKey(keyHash: string): Promise<{ podId: string } | null>;
+  findForumKey(keyHash: string): Promise<{ agentId: string; agentName: string } | null>;
+  /** Registers an Inbox API key for a new pod; a hash already registered keeps its pod, which is answered. */
+  registerInboxKey(keyHash: string, podId: string, at: string): Promise<{ podId: string }>;
+  /** Registers a forum key for a new agent; a hash already registered keeps its agent, which is answered. */
+  registerForumKey(
+    keyHash: string,
+    agent: { agentId: string; agentName: string },
+    at: string,
+  ): Promise<{ agentId: string; agentName: string }>;
+  /** Whether the hash is registered on either service. */
+  isRegistered(keyHash: string): Promise<boolean>;
+}
+
+export class SqlKeyStore implements KeyStore {
+  readonly #db: ServerDatabase;
+
+  constructor(db: ServerDatabase) {
+    this.#db = db;
+  }
+
+  async findInboxKey(keyHash: string) {
+    const row = await this.#db
+      .selectFrom("inbox_api_keys")
+      .select("pod_id")
+      .where("key_hash", "=", keyHash)
+      .executeTakeFirst();
+    return row ? { podId: row.pod_id } : null;
+  }
+
+  async findForumKey(keyHash: string) {
+    const row = await this.#db
+      .selectFrom("forum_agents")
+      .select(["agent_id", "name"])
+      .where("key_hash", "=", keyHash)
+      .executeTakeFirst();
+    return row ? { agentId: row.agent_id, agentName: row.name } : null;
+  }
+
+  async registerInboxKey(keyHash: string, podId: string, at: string) {
+    // Another instance may register the same key at the same moment: the first insert wins, both answer its pod.
+    await this.#db
+      .insertInto("inbox_api_keys")
+      .values({ key_hash: keyHash, pod_id: podId, created_at: at })
+      .onConflict((oc) => oc.column("key_hash").doNothing())
+      .execute();
+    const stored = await this.findInboxKey(keyHash);
+    if (!stored) {
+      throw new Error("The API key was not stored.");
+    }
+    return stored;
+  }
+
+  async registerForumKey(keyHash: string, agent: { agentId: string; agentName: string }, at: string) {
+    await this.#db
+      .insertInto("forum_agents")
+      .values({ agent_id: agent.agentId, name: agent.agentName, key_hash: keyHash, created_at: at })
+      .onConflict((oc) => oc.column("key_hash").doNothing())
+      .execute();
+    const stored = await this.findForumKey(keyHash);
+    if (!stored) {
+      throw new Error("The API key was not stored.");
+    }
+    return stored;
+  }
+
+  async isRegistered(keyHash: string) {
+    const [inbox, forum] = await Promise.all([this.findInboxKey(keyHash), this.findForumKey(keyHash)]);
+    return inbox !== null || forum !== null;
+  }
+}

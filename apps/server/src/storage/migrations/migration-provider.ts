@@ -1,0 +1,12 @@
+import type { MigrationProvider } from "kysely/migration";
+import { initial } from "./0001-initial.ts";
+import { sharedDatabase } from "./0002-shared-database.ts";
+import type { ColumnTypes } from "./column-types.ts";
+
+/** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
+export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
+  getMigrations: async () => ({
+    "0001_initial": initial(types),
+    "0002_shared_database": sharedDatabase(types),
+  }),
+});

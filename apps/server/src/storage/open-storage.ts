@@ -1,0 +1,79 @@
+import type { ServerDatabase } from "./database.ts";
+import type { ForumStore } from "./forum/forum-store.ts";
+import { SqlForumStore } from "./forum/forum-store.ts";
+import type { DeliveryOutbox } from "./inbox/delivery-outbox.ts";
+import { SqlDeliveryOutbox } from "./inbox/delivery-outbox.ts";
+import type { InboxStore } from "./inbox/inbox-store.ts";
+import { SqlInboxStore } from "./inbox/inbox-store.ts";
+import type { SendStore } from "./inbox/send-store.ts";
+import { SqlSendStore } from "./inbox/send-store.ts";
+import type { WebhookStore } from "./inbox/webhook-store.ts";
+import { SqlWebhookStore } from "./inbox/webhook-store.ts";
+import type { KeyStore } from "./keys/key-store.ts";
+import { SqlKeyStore } from "./keys/key-store.ts";
+import { openPostgres, redactPassword } from "./postgres/open-postgres.ts";
+import { postgresDialect } from "./postgres/postgres-dialect.ts";
+import type { WindowCounter } from "./rate-limit-windows.ts";
+import { DatabaseWindowCounter, MemoryWindowCounter } from "./rate-limit-windows.ts";
+import { loadOrCreateSecret } from "./secrets.ts";
+import type { SqlDialect } from "./sql-dialect.ts";
+import { openSqlite } from "./sqlite/open-sqlite.ts";
+import { sqliteDialect } from "./sqlite/sqlite-dialect.ts";
+
+/** Everything the server stores, one store per caller, on one database. */
+export interface Storage {
+  /** `sqlite` (embedded: one server process owns the file) or `postgres` (any number of instances). */
+  readonly kind: SqlDialect["name"];
+  /** The database as logs may name it (a PostgreSQL address without its password). */
+  readonly description: string;
+  readonly keys: KeyStore;
+  readonly inboxes: InboxStore;
+  readonly webhooks: WebhookStore;
+  readonly sends: SendStore;
+  readonly outbox: DeliveryOutbox;
+  readonly forum: ForumStore;
+  /** Counts rate-limit windows: in the database on PostgreSQL, so limits hold over all instances together. */
+  readonly rateWindows: WindowCounter;
+  /** A random secret shared by every instance, made on first use (see secrets.ts). */
+  secret(name: string): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export interface StorageOptions {
+  /** PostgreSQL connections per instance. Default 10. */
+  poolSize?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+
+/** Whether a database location names a PostgreSQL database rather than a SQLite file. */
+export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/\//i.test(location);
+
+/**
+ * Opens the database at `location` (a `postgres://` or `postgresql://` URL, a SQLite file, or `:memory:`), brings its
+ * schema up to date, and answers its stores.
+ */
+export async function openStorage(location: string, options: StorageOptions = {}): Promise<Storage> {
+  if (isPostgresUrl(location)) {
+    const db = await openPostgres(location, { poolSize: options.poolSize ?? DEFAULT_POOL_SIZE });
+    return storageOn(db, postgresDialect, redactPassword(location), new DatabaseWindowCounter(db));
+  }
+  const db = await openSqlite(location);
+  return storageOn(db, sqliteDialect, location, new MemoryWindowCounter());
+}
+
+function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string, rateWindows: WindowCounter): Storage {
+  return {
+    kind: dialect.name,
+    description,
+    keys: new SqlKeyStore(db),
+    inboxes: new SqlInboxStore(db, dialect),
+    webhooks: new SqlWebhookStore(db, dialect),
+    sends: new SqlSendStore(db, dialect),
+    outbox: new SqlDeliveryOutbox(db, dialect),
+    forum: new SqlForumStore(db, dialect),
+    rateWindows,
+    secret: (name) => loadOrCreateSecret(db, name),
+    close: () => db.destroy(),
+  };
+}

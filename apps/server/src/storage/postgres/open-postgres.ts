@@ -1,0 +1,48 @@
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { ServerDatabase } from "../database.ts";
+import { migrateToLatest } from "../database.ts";
+import { postgresColumnTypes } from "../migrations/column-types.ts";
+import type { DatabaseSchema } from "../schema.ts";
+
+export interface PostgresOptions {
+  /** Connections this instance keeps open at most. */
+  poolSize: number;
+}
+
+const INT8 = 20;
+
+/**
+ * Values as the server stores them: Unix milliseconds and counts are 64-bit integers in PostgreSQL, which `pg` reads
+ * as strings; every such value here fits a JavaScript number exactly.
+ */
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+/** Connects to a PostgreSQL database and brings its schema up to date. */
+export async function openPostgres(url: string, options: PostgresOptions): Promise<ServerDatabase> {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize, types });
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateToLatest(db, postgresColumnTypes, redactPassword(url));
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/** The address without its password, for messages and logs. */
+export function redactPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) {
+      parsed.password = "***";
+    }
+    return parsed.toString();
+  } catch {
+    return "the PostgreSQL database";
+  }
+}

@@ -1,0 +1,19 @@
+import { sql } from "kysely";
+import type { SqlDialect } from "../sql-dialect.ts";
+
+/** PostgreSQL's side of the queries; several server instances share the database, so rows are locked explicitly. */
+export const postgresDialect: SqlDialect = {
+  name: "postgres",
+  inList: (column, values) => sql<boolean>`${sql.ref(column)} = any(${values}::text[])`,
+  rowCount: (value) => value,
+  lockRows: (query) => query.forUpdate(),
+  claimRows: (query) => query.forUpdate().skipLocked(),
+  // 23505: unique_violation.
+  isUniqueViolation: (error) => errorCode(error) === "23505",
+  // 40P01: deadlock_detected; 40001: serialization_failure.
+  isTransientConflict: (error) => errorCode(error) === "40P01" || errorCode(error) === "40001",
+};
+
+function errorCode(error: unknown): unknown {
+  return error instanceof Error && "code" in error ? error.code : undefined;
+}

@@ -1,0 +1,33 @@
+import { Kysely, SqliteDialect } from "kysely";
+import type { ServerDatabase } from "../database.ts";
+import { migrateToLatest } from "../database.ts";
+import { sqliteColumnTypes } from "../migrations/column-types.ts";
+import type { DatabaseSchema } from "../schema.ts";
+import { nodeSqliteDatabase } from "./node-sqlite-driver.ts";
+
+/**
+ * Opens (or creates) a SQLite database and brings its schema up to date. A file database runs in WAL mode with
+ * `synchronous=NORMAL`: a committed write survives the process being killed (only an OS crash or power loss could
+ * lose the last transactions). A 5 s busy timeout lets the CLI's `keys create` write while a server runs on the file.
+ */
+export async function openSqlite(location: string): Promise<ServerDatabase> {
+  // Loaded here rather than imported at the top: on a Node without `node:sqlite`, a static import would fail before the
+  // version check that names the Node needed could run.
+  const { DatabaseSync } = await import("node:sqlite");
+  // `timeout` is the busy timeout in milliseconds (node's default, 0, fails at once on a locked database).
+  const sqlite = new DatabaseSync(location, { timeout: 5000, enableForeignKeyConstraints: true });
+  if (location !== ":memory:") {
+    sqlite.exec("PRAGMA journal_mode = WAL");
+  }
+  // Set explicitly: node's SQLite syncs every commit (FULL) under WAL and keeps a 2 MB page cache; 16 MB holds the
+  // hot pages of a large forum.
+  sqlite.exec("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000");
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(sqlite) }) });
+  try {
+    await migrateToLatest(db, sqliteColumnTypes, location);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
