@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceSpecName } from "./spec/spec-bundle.ts";
+import type { ServiceName } from "./spec/spec-bundle.ts";
 import { documentOperations, loadSpecBundle } from "./spec/spec-bundle.ts";
 import type { ForumClient, InboxClient, TestServer } from "./testing/test-server.ts";
 import {
@@ -60,7 +60,7 @@ async function exhaustedForum(): Promise<ForumClient> {
  */
 const UNREACHABLE = new Set(["GET /v0/webhooks/{webhook_id} 400", "DELETE /v0/webhooks/{webhook_id} 400"]);
 
-function documentedStatuses(service: ServiceSpecName): string[] {
+function documentedStatuses(service: ServiceName): string[] {
   return documentOperations(loadSpecBundle(service)).flatMap(({ path, method, operation }) =>
     Object.keys(operation.responses)
       .filter((status) => status !== "500")

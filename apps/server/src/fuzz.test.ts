@@ -3,7 +3,7 @@ import { FuzzReport } from "./fuzz/fuzz-report.ts";
 import { createFuzzRun } from "./fuzz/fuzz-runner.ts";
 import { fuzzSettings } from "./fuzz/fuzz-settings.ts";
 import { loadServiceModel } from "./fuzz/spec-operations.ts";
-import type { ServiceSpecName } from "./spec/spec-bundle.ts";
+import type { ServiceName } from "./spec/spec-bundle.ts";
 import type { TestServer } from "./testing/test-server.ts";
 import { expectData, forumClient, inboxClient, startTestServer } from "./testing/test-server.ts";
 
@@ -66,7 +66,7 @@ afterAll(async () => {
   await t.server.close();
 });
 
-describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (service: ServiceSpecName) => {
+describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (service: ServiceName) => {
   const model = loadServiceModel(service);
   const operationIds = model.operations.map((operation) => operation.operationId).sort();
   const report = new FuzzReport(service, model.operations.length);

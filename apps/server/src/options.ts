@@ -43,7 +43,7 @@ export interface ServerOptions {
   devKeys?: false | { inbox?: string; forum?: string };
   /**
    * How long this instance's claim on a webhook delivery holds; another instance takes the delivery over once it
-   * runs out (after a crash). Default 60 s; must exceed the 15 s attempt timeout.
+   * runs out (after a crash). Default 60 s; an attempt times out after 15 s, or half the claim when shorter.
    */
   webhookClaimMs?: number;
   /** How long a stop waits for requests in flight before closing their connections. Default 10 s. */

@@ -44,7 +44,10 @@ export function startServer(options?: ServerOptions): Promise<Server>;
 export async function startServer(options: ServerOptions = {}): Promise<Server<string | null>> {
   const config = resolveOptions(options);
   const { clock, logger } = config;
-  const storage = await openStorage(config.database, { poolSize: config.databasePoolSize });
+  const storage = await openStorage(config.database, {
+    poolSize: config.databasePoolSize,
+    onConnectionError: (error) => logger.warn("database connection lost", { error: error.message }),
+  });
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const servers: RunningServer[] = [];
   let worker: WebhookDeliveryWorker | undefined;

@@ -2,14 +2,13 @@ import type { Clock } from "../clock.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
 import { createServiceApp } from "../http/service-app.ts";
-import type { ApiKeys } from "../keys/api-keys.ts";
+import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
 import type { ForumProblemCode } from "./forum-errors.ts";
 import { formatForumProblem } from "./forum-errors.ts";
-import type { ForumCaller } from "./forum-handlers.ts";
 import { createForumHandlers } from "./forum-handlers.ts";
 
 /** The Forum API accepts bodies of at most 1 MiB. */

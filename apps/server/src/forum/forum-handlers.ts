@@ -4,17 +4,12 @@ import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
 import { withSpecDefault } from "../http/operation-types.ts";
 import { newUuid } from "../ids.ts";
+import type { ForumCaller } from "../keys/api-keys.ts";
 import type { ForumStore } from "../storage/forum/forum-store.ts";
 import { DEFAULT_COMMUNITY } from "./default-community.ts";
 import { ForumProblem } from "./forum-errors.ts";
 import { hotRank } from "./hot-rank.ts";
 import { toComment, toPost } from "./records.ts";
-
-/** Who calls the forum: the agent its API key belongs to. */
-export interface ForumCaller {
-  agentId: string;
-  agentName: string;
-}
 
 export type ForumHandlers = OperationHandlers<
   operations,

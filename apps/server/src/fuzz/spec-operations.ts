@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiDocument, ParameterObject, ServiceSpecName } from "../spec/spec-bundle.ts";
+import type { JsonSchema, OpenApiDocument, ParameterObject, ServiceName } from "../spec/spec-bundle.ts";
 import { documentOperations, loadSpecBundle } from "../spec/spec-bundle.ts";
 
 /** How a resource made by a create operation is found again. */
@@ -10,7 +10,7 @@ export type ReadBack =
 
 /** One operation of a bundled spec, as the fuzzer drives it. */
 export interface FuzzOperation {
-  service: ServiceSpecName;
+  service: ServiceName;
   operationId: string;
   /** Upper-case HTTP method. */
   method: string;
@@ -27,7 +27,7 @@ export interface FuzzOperation {
 }
 
 export interface ServiceModel {
-  service: ServiceSpecName;
+  service: ServiceName;
   document: OpenApiDocument;
   operations: FuzzOperation[];
 }
@@ -47,7 +47,7 @@ export const templatePattern = (template: string): RegExp =>
  * Reads every operation of a service's bundled spec. Create operations are recognised from the spec's shape alone:
  * a POST whose path also has a GET (a list), or whose path followed by one `{parameter}` has a GET (the item).
  */
-export function loadServiceModel(service: ServiceSpecName): ServiceModel {
+export function loadServiceModel(service: ServiceName): ServiceModel {
   const document = loadSpecBundle(service);
   const walked = documentOperations(document);
   const getPaths = walked.filter(({ method }) => method === "get").map(({ path }) => path);

@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
 import { createServiceApp } from "../http/service-app.ts";
-import type { ApiKeys } from "../keys/api-keys.ts";
+import type { ApiKeys, InboxCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
@@ -10,7 +10,6 @@ import type { Storage } from "../storage/open-storage.ts";
 import { compileAddressRule } from "./address-rule.ts";
 import type { InboxProblemCode } from "./inbox-errors.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
-import type { InboxCaller } from "./inbox-handlers.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";
 import type { PageTokens } from "./page-token.ts";
 

@@ -4,6 +4,7 @@ import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
 import { withSpecDefault } from "../http/operation-types.ts";
 import { randomBase62, randomLowerAlphanumeric } from "../ids.ts";
+import type { InboxCaller } from "../keys/api-keys.ts";
 import type { InboxStore } from "../storage/inbox/inbox-store.ts";
 import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
 import type { WebhookSettings, WebhookStore } from "../storage/inbox/webhook-store.ts";
@@ -15,11 +16,6 @@ import { toInbox, toMessage, toMessageItem, toThreadItem, toWebhook } from "./re
 import type { SendContext } from "./send-message.ts";
 import { sendMessage } from "./send-message.ts";
 import { generateWebhookSecret } from "./webhooks/signing.ts";
-
-/** Who calls the inbox: the pod its API key belongs to. */
-export interface InboxCaller {
-  podId: string;
-}
 
 export type InboxHandlers = OperationHandlers<
   operations,

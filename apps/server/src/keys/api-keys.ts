@@ -1,19 +1,20 @@
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
+import type { ServiceName } from "../service-name.ts";
 import type { KeyStore } from "../storage/keys/key-store.ts";
 
-export type ServiceName = "inbox" | "forum";
+export type { ServiceName };
 
 export const DEFAULT_AGENT_NAME = "pigeonhole-agent";
 
-/** The pod an Inbox API key opens. */
-export interface InboxKeyHolder {
+/** Who calls the Inbox API: the pod its API key opens. */
+export interface InboxCaller {
   podId: string;
 }
 
-/** The forum agent a forum key belongs to. */
-export interface ForumKeyHolder {
+/** Who calls the Forum API: the agent its API key belongs to. */
+export interface ForumCaller {
   agentId: string;
   agentName: string;
 }
@@ -33,8 +34,8 @@ export class KeyOfOtherServiceError extends Error {
 export class ApiKeys {
   readonly #store: KeyStore;
   readonly #clock: Clock;
-  readonly #inbox = new Map<string, InboxKeyHolder>();
-  readonly #forum = new Map<string, ForumKeyHolder>();
+  readonly #inbox = new Map<string, InboxCaller>();
+  readonly #forum = new Map<string, ForumCaller>();
 
   constructor(store: KeyStore, clock: Clock) {
     this.#store = store;
@@ -42,7 +43,7 @@ export class ApiKeys {
   }
 
   /** Registers `key` (or a new random one) for a new pod; registering a known key keeps its pod. */
-  async registerInboxKey(key = generateApiKey("inbox")): Promise<{ key: string; holder: InboxKeyHolder }> {
+  async registerInboxKey(key = generateApiKey("inbox")): Promise<{ key: string; holder: InboxCaller }> {
     const hash = sha256Hex(key);
     await this.#refuseKeyOf("forum", hash);
     const holder = await this.#store.registerInboxKey(hash, newUuid(), isoTimestamp(this.#clock.now()));
@@ -53,7 +54,7 @@ export class ApiKeys {
   async registerForumKey(
     key = generateApiKey("forum"),
     name = DEFAULT_AGENT_NAME,
-  ): Promise<{ key: string; holder: ForumKeyHolder }> {
+  ): Promise<{ key: string; holder: ForumCaller }> {
     const hash = sha256Hex(key);
     await this.#refuseKeyOf("inbox", hash);
     const holder = await this.#store.registerForumKey(
@@ -64,11 +65,11 @@ export class ApiKeys {
     return { key, holder };
   }
 
-  async authenticateInbox(key: string): Promise<InboxKeyHolder | null> {
+  async authenticateInbox(key: string): Promise<InboxCaller | null> {
     return this.#cached(this.#inbox, key, (hash) => this.#store.findInboxKey(hash));
   }
 
-  async authenticateForum(key: string): Promise<ForumKeyHolder | null> {
+  async authenticateForum(key: string): Promise<ForumCaller | null> {
     return this.#cached(this.#forum, key, (hash) => this.#store.findForumKey(hash));
   }
 

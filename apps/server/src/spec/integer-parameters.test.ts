@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestServer } from "../testing/test-server.ts";
 import { expectData, responseValidator, startTestServer } from "../testing/test-server.ts";
-import type { ServiceSpecName } from "./spec-bundle.ts";
+import type { ServiceName } from "./spec-bundle.ts";
 import { documentOperations, loadSpecBundle } from "./spec-bundle.ts";
 
 // Integer query parameters over real HTTP: every value is either exactly what was written, within the spec's
@@ -39,7 +39,7 @@ const REFUSED = [
   "1".repeat(400),
 ];
 
-async function get(service: ServiceSpecName, specPath: string, path: string) {
+async function get(service: ServiceName, specPath: string, path: string) {
   const base = service === "inbox" ? t.server.inbox : t.server.forum;
   const response = await fetch(`${base.url}${path}`, { headers: { Authorization: `Bearer ${base.apiKey}` } });
   const body = (await response.json()) as Record<string, unknown>;

@@ -12,7 +12,9 @@ import {
 
 export { dereference, pointerSegment, resolvePointer } from "./openapi-walker.ts";
 
-export type ServiceSpecName = "inbox" | "forum";
+import type { ServiceName } from "../service-name.ts";
+
+export type { ServiceName };
 
 /** The parts of an OpenAPI 3.1 document the server reads. */
 export interface OpenApiDocument {
@@ -50,7 +52,7 @@ export type DocumentOperation = WalkedOperation<OperationObject, ParameterObject
  * The bundled spec of a service. The published package carries copies in `dist/specs/` (see
  * `scripts/ship-spec-layer.ts`); running from source, the workspace's spec package provides them.
  */
-export function loadSpecBundle(name: ServiceSpecName): OpenApiDocument {
+export function loadSpecBundle(name: ServiceName): OpenApiDocument {
   const copied = fileURLToPath(new URL(`../specs/${name}.openapi.json`, import.meta.url));
   const file = existsSync(copied)
     ? copied

@@ -42,6 +42,8 @@ export interface Storage {
 export interface StorageOptions {
   /** PostgreSQL connections per instance. Default 10. */
   poolSize?: number;
+  /** Told of errors on idle PostgreSQL connections, which the pool replaces. Default: ignored. */
+  onConnectionError?(error: Error): void;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -55,7 +57,10 @@ export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/
  */
 export async function openStorage(location: string, options: StorageOptions = {}): Promise<Storage> {
   if (isPostgresUrl(location)) {
-    const db = await openPostgres(location, { poolSize: options.poolSize ?? DEFAULT_POOL_SIZE });
+    const db = await openPostgres(location, {
+      poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
+      onConnectionError: options.onConnectionError ?? (() => {}),
+    });
     return storageOn(db, postgresDialect, redactPassword(location), new DatabaseWindowCounter(db));
   }
   const db = await openSqlite(location);

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecAjv, detachSchema } from "../spec/ajv.ts";
-import type { OpenApiDocument, ServiceSpecName } from "../spec/spec-bundle.ts";
+import type { OpenApiDocument, ServiceName } from "../spec/spec-bundle.ts";
 import { dereference, loadSpecBundle, pointerSegment } from "../spec/spec-bundle.ts";
 
 interface ResponseObject {
@@ -37,7 +37,7 @@ const deref = <T>(document: OpenApiDocument, node: unknown): T => dereference(do
  * response must be there. Answers the list of
  * violations (empty when the response conforms).
  */
-export function createResponseValidator(service: ServiceSpecName) {
+export function createResponseValidator(service: ServiceName) {
   const document = loadSpecBundle(service);
   const id = `${service}-responses`;
   const bodyAjv = createSpecAjv(document, id);

@@ -6,7 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { ServerLimits, ServerOptions } from "../options.ts";
 import type { Server } from "../server.ts";
 import { startServer } from "../server.ts";
-import type { ServiceSpecName } from "../spec/spec-bundle.ts";
+import type { ServiceName } from "../spec/spec-bundle.ts";
 import { createResponseValidator } from "./response-validator.ts";
 import { newTestDatabase } from "./test-database.ts";
 
@@ -22,8 +22,8 @@ export class SpecViolationError extends Error {
   override name = "SpecViolationError";
 }
 
-const validators = new Map<ServiceSpecName, ReturnType<typeof createResponseValidator>>();
-export function responseValidator(service: ServiceSpecName) {
+const validators = new Map<ServiceName, ReturnType<typeof createResponseValidator>>();
+export function responseValidator(service: ServiceName) {
   let validator = validators.get(service);
   if (!validator) {
     validator = createResponseValidator(service);
@@ -36,7 +36,7 @@ export function responseValidator(service: ServiceSpecName) {
 export const observedResponses = new Set<string>();
 
 /** Every response through a client is checked against the spec (status, body and headers); a mismatch throws. */
-function conformanceMiddleware(service: ServiceSpecName): Middleware {
+function conformanceMiddleware(service: ServiceName): Middleware {
   return {
     async onResponse({ request, response, schemaPath }) {
       observedResponses.add(`${request.method} ${schemaPath} ${response.status}`);

@@ -1,8 +1,5 @@
 import type { ServerDatabase } from "../database.ts";
 
-/** Who an API key opens: a pod of the Inbox API, or an agent of the forum. */
-export type KeyHolder = { service: "inbox"; podId: string } | { service: "forum"; agentId: string; agentName: string };
-
 /** API keys by the SHA-256 of the key: the keys themselves are never stored. */
 export interface KeyStore {
   findInboxKey(keyHash: string): Promise<{ podId: string } | null>;
@@ -15,8 +12,6 @@ export interface KeyStore {
     agent: { agentId: string; agentName: string },
     at: string,
   ): Promise<{ agentId: string; agentName: string }>;
-  /** Whether the hash is registered on either service. */
-  isRegistered(keyHash: string): Promise<boolean>;
 }
 
 export class SqlKeyStore implements KeyStore {
@@ -69,10 +64,5 @@ export class SqlKeyStore implements KeyStore {
       throw new Error("The API key was not stored.");
     }
     return stored;
-  }
-
-  async isRegistered(keyHash: string) {
-    const [inbox, forum] = await Promise.all([this.findInboxKey(keyHash), this.findForumKey(keyHash)]);
-    return inbox !== null || forum !== null;
   }
 }

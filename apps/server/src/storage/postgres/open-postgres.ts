@@ -8,6 +8,8 @@ import type { DatabaseSchema } from "../schema.ts";
 export interface PostgresOptions {
   /** Connections this instance keeps open at most. */
   poolSize: number;
+  /** Told of an error on an idle connection (the database restarted, say); the pool replaces the connection. */
+  onConnectionError(error: Error): void;
 }
 
 const INT8 = 20;
@@ -24,6 +26,8 @@ const types = {
 /** Connects to a PostgreSQL database and brings its schema up to date. */
 export async function openPostgres(url: string, options: PostgresOptions): Promise<ServerDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: options.poolSize, types });
+  // Unhandled, an idle connection's error would end the process.
+  pool.on("error", options.onConnectionError);
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrateToLatest(db, postgresColumnTypes, redactPassword(url));
