@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { systemClock } from "./clock.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
+import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 import { registerKey } from "./keys/register-key.ts";
 import type { ServerLimits, ServerOptions } from "./options.ts";
 import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
@@ -39,7 +40,7 @@ Options of start:
   --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
   --webhook-claim-ms <ms>            how long an instance holds a delivery it attempts; after a crash, another
                                      instance takes the delivery over once this runs out (default 60000)
-  --quiet                            no request log on stderr
+  --quiet                            only warnings and errors on stderr (no request lines)
   -h, --help                         show this help
   -v, --version                      print the version
 
@@ -146,7 +147,7 @@ async function start(values: Parsed) {
       ?.split(",")
       .map((delay) => integer("webhook-retry-delays", delay.trim()) ?? 0),
     webhookClaimMs: integer("webhook-claim-ms", values["webhook-claim-ms"]),
-    logger: values.quiet ? false : undefined,
+    logger: values.quiet ? warningsAndErrors(createJsonLogger()) : undefined,
   };
   const server = await startServer(options);
   // Before the banner: whoever reads the addresses may stop the server at once, and must get a clean stop.

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createJsonLogger } from "./logger.ts";
+import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -36,5 +36,16 @@ describe("createJsonLogger", () => {
     logger.info("third");
     await new Promise((resolve) => setImmediate(resolve));
     expect(write).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("warningsAndErrors", () => {
+  it("drops info lines and keeps warnings and errors", () => {
+    const lines: string[] = [];
+    const logger = warningsAndErrors(createJsonLogger((line) => lines.push(line)));
+    logger.info("request");
+    logger.warn("database connection lost");
+    logger.error("unexpected error");
+    expect(lines.map((line) => JSON.parse(line).level)).toEqual(["warn", "error"]);
   });
 });

@@ -54,3 +54,6 @@ export const silentLogger: ServerLogger = {
   warn: () => {},
   error: () => {},
 };
+
+/** Only warnings and errors: what an operator must still see when request lines are not wanted (`--quiet`). */
+export const warningsAndErrors = (logger: ServerLogger): ServerLogger => ({ ...logger, info: () => {} });
