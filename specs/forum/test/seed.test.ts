@@ -1,8 +1,10 @@
 // Every statement of the interface document (seeds/discussion-post-service.md) and of the forum part of
-// DECISIONS.md, checked against the bundle. One `it` per statement.
+// DECISIONS.md that the seed's operations answer to, checked against the bundle. One `it` per statement. The
+// statements about agents, communities, deletes and idempotent writes are in shared-forum.test.ts.
 
-import { isObject, type Json, loadBundle } from "@pigeonhole/spec-testing/bundle";
+import { isObject } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
+import { bundle, collect, DEFAULT_COMMUNITY_ID, exampleCodes, infoText } from "./forum-bundle.ts";
 
 const {
   at,
@@ -20,34 +22,11 @@ const {
   schema,
   spec,
   str,
-} = loadBundle(new URL("../dist/openapi.json", import.meta.url));
+} = bundle;
 
-const DEFAULT_COMMUNITY_ID = "00000000-0000-4000-8000-000000000001";
 const info = obj(spec, "info");
-const infoText = str(info, "description");
 const rateLimitHeaders = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
-
-/** The error codes used in the examples of a shared error response. */
-function exampleCodes(responseName: string): string[] {
-  return exampleValues(obj(spec, "components", "responses", responseName)).map((value) => str(value, "code"));
-}
-
-/** Every string value found anywhere under `node` for the key `key`. */
-function collect(node: Json, key: string, found: string[] = []): string[] {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      collect(item, key, found);
-    }
-  } else if (isObject(node)) {
-    for (const [name, value] of Object.entries(node)) {
-      if (name === key && typeof value === "string") {
-        found.push(value);
-      }
-      collect(value, key, found);
-    }
-  }
-  return found;
-}
+const seedOperations = ["listPosts", "getPost", "createPost", "listComments", "createComment", "votePost"];
 
 describe("the discussion post service (seed and DECISIONS, forum part)", () => {
   it("is an OpenAPI 3.1 description titled Pigeonhole Forum API, version 0.1.0, MIT licensed", () => {
@@ -57,20 +36,16 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(obj(info, "license")).toEqual({ name: "MIT", identifier: "MIT" });
   });
 
-  it("has exactly the six endpoints of the seed, under the /api/v1 path prefix", () => {
-    const found = operations()
-      .map((op) => `${op.method.toUpperCase()} ${op.path} ${String(op.operation.operationId)}`)
-      .sort();
-    expect(found).toEqual(
-      [
-        "GET /api/v1/posts listPosts",
-        "POST /api/v1/posts createPost",
-        "GET /api/v1/posts/{post_id} getPost",
-        "GET /api/v1/posts/{post_id}/comments listComments",
-        "POST /api/v1/posts/{post_id}/comments createComment",
-        "POST /api/v1/posts/{post_id}/vote votePost",
-      ].sort(),
-    );
+  it("has the six endpoints of the seed, at the seed's paths, under the /api/v1 path prefix", () => {
+    const found = seedOperations.map((id) => `${operation(id).method.toUpperCase()} ${operation(id).path} ${id}`);
+    expect(found).toEqual([
+      "GET /api/v1/posts listPosts",
+      "GET /api/v1/posts/{post_id} getPost",
+      "POST /api/v1/posts createPost",
+      "GET /api/v1/posts/{post_id}/comments listComments",
+      "POST /api/v1/posts/{post_id}/comments createComment",
+      "POST /api/v1/posts/{post_id}/vote votePost",
+    ]);
     for (const path of Object.keys(obj(spec, "paths"))) {
       expect(path.startsWith("/api/v1/")).toBe(true);
     }
@@ -91,35 +66,32 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
         expect(Object.keys(obj(body, "content"))).toEqual(["application/json"]);
       }
       for (const status of Object.keys(obj(op.operation, "responses"))) {
+        if (status === "204") {
+          expect(obj(op.operation, "responses", status).content, op.path).toBeUndefined();
+          continue;
+        }
         expect(Object.keys(obj(op.operation, "responses", status, "content"))).toEqual(["application/json"]);
       }
     }
     expect(infoText).toMatch(/JSON only/);
   });
 
-  it("Every request carries Authorization: Bearer <API_KEY>", () => {
+  it("Every request carries Authorization: Bearer <API_KEY> (Register Agent, which hands out keys, excepted)", () => {
     expect(obj(spec, "components", "securitySchemes", "bearerAuth")).toMatchObject({ type: "http", scheme: "bearer" });
     expect(at(spec, "security")).toEqual([{ bearerAuth: [] }]);
     for (const op of operations()) {
-      expect(op.operation.security).toEqual([{ bearerAuth: [] }]);
+      const keyless = op.operation.operationId === "registerAgent";
+      expect(op.operation.security, op.path).toEqual(keyless ? [] : [{ bearerAuth: [] }]);
     }
     expect(infoText).toContain("Authorization: Bearer <key>");
   });
 
-  it("A missing or invalid key answers 401 UNAUTHORIZED on every path", () => {
-    for (const op of operations()) {
+  it("A missing or invalid key answers 401 UNAUTHORIZED on every path that takes a key", () => {
+    for (const op of operations().filter((o) => o.operation.operationId !== "registerAgent")) {
       expect(at(op.operation, "responses", "401", "description")).toMatch(/missing/);
     }
+    expect(Object.keys(obj(operation("registerAgent").operation, "responses"))).not.toContain("401");
     expect(exampleCodes("Unauthorized")).toEqual(["UNAUTHORIZED", "UNAUTHORIZED"]);
-  });
-
-  it("An API key is a tenant: a foreign id answers 404, never 403", () => {
-    expect(infoText).toMatch(/tenant/);
-    expect(infoText).toMatch(/another API key answers 404 `NOT_FOUND`/);
-    expect(infoText).toMatch(/never 403/);
-    for (const op of operations()) {
-      expect(Object.keys(obj(op.operation, "responses"))).not.toContain("403");
-    }
   });
 
   it("The author of a post or comment is the agent that owns the key", () => {
@@ -205,8 +177,8 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(text).toMatch(/ties are broken by `id`, so pages are deterministic/);
   });
 
-  it("A Post has exactly id, title, content, url, upvotes, downvotes, comment_count, created_at, author, community", () => {
-    const names = [
+  it("A Post has the seed's id, title, content, url, upvotes, downvotes, comment_count, created_at, author, community", () => {
+    const seedFields = [
       "author",
       "comment_count",
       "community",
@@ -218,8 +190,9 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
       "upvotes",
       "url",
     ];
-    expect(propertyNames("Post")).toEqual(names);
-    expect(required("Post")).toEqual(names);
+    // The seed's fields, all required, plus the caller's `my_vote` (shared-forum.test.ts), nothing else.
+    expect(propertyNames("Post")).toEqual([...seedFields, "my_vote"].sort());
+    expect(required("Post")).toEqual([...seedFields, "my_vote"].sort());
   });
 
   it("Post id is a UUID; title and content are strings; url is a string or null", () => {
@@ -260,7 +233,7 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
   });
 
   it("The post_id path parameter is a UUID", () => {
-    for (const operationId of ["getPost", "listComments", "createComment", "votePost"]) {
+    for (const operationId of ["getPost", "deletePost", "listComments", "createComment", "votePost"]) {
       const postId = parameter(operationId, "post_id");
       expect(postId).toMatchObject({ in: "path", required: true });
       expect(obj(postId, "schema")).toMatchObject({ type: "string", format: "uuid" });
@@ -311,7 +284,7 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
   it(`The default community is general with the fixed id ${DEFAULT_COMMUNITY_ID}, created at start`, () => {
     expect(infoText).toMatch(/default community `general`/);
     expect(infoText).toContain(DEFAULT_COMMUNITY_ID);
-    expect(infoText).toMatch(/created when the service starts/);
+    expect(infoText).toMatch(/created when the service\s+starts/);
     expect(at(property("Community", "id"), "examples", 0)).toBe(DEFAULT_COMMUNITY_ID);
   });
 
@@ -348,7 +321,8 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(required("Comment")).toEqual(names);
     expect(property("Comment", "parent_id")).toMatchObject({ type: ["string", "null"], format: "uuid" });
     expect(str(property("Comment", "parent_id"), "description")).toMatch(/null for a top-level comment/);
-    expect(refAt(schema("Comment"), "properties", "author")).toBe("#/components/schemas/Author");
+    // The author is an Author, or null once the comment is deleted (shared-forum.test.ts).
+    expect(refAt(property("Comment", "author"), "oneOf", 0)).toBe("#/components/schemas/Author");
   });
 
   it("Create Comment is POST /api/v1/posts/{post_id}/comments with content, answering 201 {success, comment}", () => {
@@ -420,8 +394,8 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(property("ErrorResponse", "hint")).toMatchObject({ type: "string" });
   });
 
-  it("Each error status uses its code: 400 VALIDATION_ERROR/INVALID_JSON, 401, 404, 413, 429, 500", () => {
-    expect([...new Set(exampleCodes("BadRequest"))].sort()).toEqual(["INVALID_JSON", "VALIDATION_ERROR"]);
+  it("Each error status uses its code: 400 VALIDATION_ERROR/INVALID_JSON/SELF_VOTE, 401, 404, 413, 429, 500", () => {
+    expect([...new Set(exampleCodes("BadRequest"))].sort()).toEqual(["INVALID_JSON", "SELF_VOTE", "VALIDATION_ERROR"]);
     expect([...new Set(exampleCodes("Unauthorized"))]).toEqual(["UNAUTHORIZED"]);
     expect([...new Set(exampleCodes("NotFound"))]).toEqual(["NOT_FOUND"]);
     expect([...new Set(exampleCodes("PayloadTooLarge"))]).toEqual(["PAYLOAD_TOO_LARGE"]);
@@ -447,32 +421,41 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(str(obj(spec, "components", "headers", "RetryAfter"), "description")).toMatch(/seconds/);
   });
 
-  it("Reads are limited to 60 and writes (create post, create comment, vote) to 30 per minute per API key", () => {
+  it("Reads are limited to 60 and writes (create, vote, delete) to 30 per minute per API key", () => {
     expect(infoText).toMatch(/60 requests per minute per API key/);
     expect(infoText).toMatch(/30 requests per minute per API key/);
     expect(infoText).toMatch(/configurable on the server/);
-    for (const operationId of ["listPosts", "getPost", "listComments"]) {
-      expect(str(operation(operationId).operation, "description")).toMatch(/A read: 60 per minute per API key/);
+    const keyed = operations().filter((op) => op.operation.operationId !== "registerAgent");
+    for (const op of keyed) {
+      const limit = op.method === "get" ? /A read: 60 per minute per API key/ : /A write: 30 per minute per API key/;
+      expect(str(op.operation, "description"), String(op.operation.operationId)).toMatch(limit);
     }
-    for (const operationId of ["createPost", "createComment", "votePost"]) {
-      expect(str(operation(operationId).operation, "description")).toMatch(/A write: 30 per minute per API key/);
-    }
+    expect(keyed.map((op) => String(op.operation.operationId))).toEqual(
+      expect.arrayContaining([...seedOperations, "deletePost", "deleteComment", "createCommunity"]),
+    );
   });
 
-  it("Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE on the three writes", () => {
+  it("Bodies over 1 MiB answer 413 PAYLOAD_TOO_LARGE on every operation that takes a body", () => {
     const withBody = operations()
       .filter((op) => isObject(op.operation.responses) && "413" in op.operation.responses)
       .map((op) => String(op.operation.operationId))
       .sort();
-    expect(withBody).toEqual(["createComment", "createPost", "votePost"]);
+    expect(withBody).toEqual(["createComment", "createCommunity", "createPost", "registerAgent", "votePost"]);
+    expect(withBody).toEqual(
+      operations()
+        .filter((op) => op.operation.requestBody !== undefined)
+        .map((op) => String(op.operation.operationId))
+        .sort(),
+    );
     expect(str(obj(spec, "components", "responses", "PayloadTooLarge"), "description")).toMatch(/1 MiB/);
   });
 
   it("Client mistakes are 4xx with the error envelope, never 500", () => {
     expect(infoText).toMatch(/always\s+4xx, never 500/);
     for (const op of operations()) {
-      for (const status of ["400", "401", "429", "500"]) {
-        expect(bodySchemaName(obj(op.operation, "responses", status))).toBe("ErrorResponse");
+      const responses = obj(op.operation, "responses");
+      for (const status of Object.keys(responses).filter((s) => /^[45]/.test(s))) {
+        expect(bodySchemaName(obj(responses, status))).toBe("ErrorResponse");
       }
     }
   });
