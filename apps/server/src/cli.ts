@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { systemClock } from "./clock.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
 import { createJsonLogger, warningsAndErrors } from "./logger.ts";
-import { registerKey } from "./keys/register-key.ts";
+import { AgentNameTakenError, InvalidAgentNameError, registerKey } from "./keys/register-key.ts";
 import type { ServerLimits, ServerOptions } from "./options.ts";
 import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
 import { startServer } from "./server.ts";
@@ -37,6 +37,7 @@ Options of start:
   --inbox-sends-per-day <n>          default 10000
   --forum-reads-per-minute <n>       default 60
   --forum-writes-per-minute <n>      default 30
+  --forum-registrations-per-hour <n> agents that may register from one address per hour (default 10)
   --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
   --webhook-claim-ms <ms>            how long an instance holds a delivery it attempts; after a crash, another
                                      instance takes the delivery over once this runs out (default 60000)
@@ -87,6 +88,7 @@ function parse(argv: string[]) {
       "inbox-sends-per-day": { type: "string" },
       "forum-reads-per-minute": { type: "string" },
       "forum-writes-per-minute": { type: "string" },
+      "forum-registrations-per-hour": { type: "string" },
       "webhook-retry-delays": { type: "string" },
       "webhook-claim-ms": { type: "string" },
       quiet: { type: "boolean" },
@@ -124,6 +126,7 @@ async function start(values: Parsed) {
     inboxSendsPerDay: "inbox-sends-per-day",
     forumReadsPerMinute: "forum-reads-per-minute",
     forumWritesPerMinute: "forum-writes-per-minute",
+    forumRegistrationsPerHour: "forum-registrations-per-hour",
   } as const;
   for (const [limit, flag] of Object.entries(limitFlags) as [keyof ServerLimits, keyof Parsed][]) {
     const value = integer(flag, values[flag] as string | undefined);
@@ -199,8 +202,7 @@ async function createKey(values: Parsed) {
   }
   const storage = await openStorage(database, { poolSize: 1 });
   try {
-    const deps = { apiKeys: new ApiKeys(storage.keys, systemClock), forum: storage.forum, clock: systemClock };
-    print(await registerKey(deps, service, { name: values.name }));
+    print(await registerKey(new ApiKeys(storage.keys, systemClock), service, { name: values.name }));
   } finally {
     await storage.close();
   }
@@ -232,6 +234,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof UsageError ||
     error instanceof InvalidOptionError ||
     error instanceof MissingDatabaseError ||
+    error instanceof AgentNameTakenError ||
+    error instanceof InvalidAgentNameError ||
     (error as { code?: string }).code;
   process.stderr.write(`pigeonhole-server: ${error instanceof Error ? error.message : String(error)}\n`);
   if (error instanceof UsageError || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {

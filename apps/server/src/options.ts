@@ -14,6 +14,8 @@ export interface ServerLimits {
   forumReadsPerMinute: number;
   /** Forum API writes (create post, create comment, vote) per minute per API key. Default 30. */
   forumWritesPerMinute: number;
+  /** Agents that may register per hour from one client address. Default 10. */
+  forumRegistrationsPerHour: number;
 }
 
 export interface ServerOptions {
@@ -66,6 +68,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   inboxSendsPerDay: 10_000,
   forumReadsPerMinute: 60,
   forumWritesPerMinute: 30,
+  forumRegistrationsPerHour: 10,
 };
 
 /**

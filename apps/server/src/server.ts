@@ -1,9 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { isoTimestamp } from "./clock.ts";
-import { DEFAULT_COMMUNITY } from "./forum/default-community.ts";
 import { createForumApp } from "./forum/forum-app.ts";
-import { toCommunityRow } from "./forum/records.ts";
 import type { RunningServer } from "./http/listen.ts";
 import { listen } from "./http/listen.ts";
 import { countedRateLimiters } from "./http/rate-limiter.ts";
@@ -12,7 +9,7 @@ import { PageTokens } from "./inbox/page-token.ts";
 import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
 import type { ServiceName } from "./keys/api-keys.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
-import { registerKey } from "./keys/register-key.ts";
+import { AgentNameTakenError, DEV_AGENT_NAME, registerKey } from "./keys/register-key.ts";
 import type { ServerOptions } from "./options.ts";
 import { resolveOptions } from "./options.ts";
 import { openStorage } from "./storage/open-storage.ts";
@@ -60,13 +57,15 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
   try {
     const apiKeys = new ApiKeys(storage.keys, clock);
     const createApiKey = (service: ServiceName, keyOptions: { key?: string; name?: string } = {}) =>
-      registerKey({ apiKeys, forum: storage.forum, clock }, service, keyOptions);
+      registerKey(apiKeys, service, keyOptions);
     if (config.devKeys) {
       await createApiKey("inbox", { key: config.devKeys.inbox });
-      await createApiKey("forum", { key: config.devKeys.forum });
+      const forumKey = config.devKeys.forum;
+      // An agent registered through the API may hold the development agent's name: the key then gets a name of its own.
+      await createApiKey("forum", { key: forumKey, name: DEV_AGENT_NAME }).catch((error: unknown) =>
+        error instanceof AgentNameTakenError ? createApiKey("forum", { key: forumKey }) : Promise.reject(error),
+      );
     }
-    // Agents registered by another process (`keys create`) get their default community at start as well.
-    await storage.forum.ensureCommunity(toCommunityRow(DEFAULT_COMMUNITY), isoTimestamp(clock.now()));
 
     const deliveryWorker = new WebhookDeliveryWorker({
       outbox: storage.outbox,
@@ -97,6 +96,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       limits: {
         readsPerMinute: config.limits.forumReadsPerMinute,
         writesPerMinute: config.limits.forumWritesPerMinute,
+        registrationsPerHour: config.limits.forumRegistrationsPerHour,
       },
       logger,
       clock,

@@ -17,7 +17,7 @@ export const FORUM_MAX_BODY_BYTES = 1024 * 1024;
 export interface ForumAppOptions {
   storage: Pick<Storage, "forum">;
   apiKeys: ApiKeys;
-  limits: { readsPerMinute: number; writesPerMinute: number };
+  limits: { readsPerMinute: number; writesPerMinute: number; registrationsPerHour: number };
   /** Where request counts are kept; in this process unless given. */
   rateLimiters?: RateLimiterFactory;
   logger: ServerLogger;
@@ -29,10 +29,24 @@ export function createForumApp(options: ForumAppOptions) {
   const rateLimiters = options.rateLimiters ?? inMemoryRateLimiters(options.clock);
   const reads = rateLimiters({ name: "forum-reads", limit: options.limits.readsPerMinute, unit: "reads" });
   const writes = rateLimiters({ name: "forum-writes", limit: options.limits.writesPerMinute, unit: "writes" });
+  const registrations = rateLimiters({
+    name: "forum-registrations",
+    limit: options.limits.registrationsPerHour,
+    unit: "registrations",
+    windowMs: 3_600_000,
+  });
+  const { handlers, publicHandlers } = createForumHandlers({
+    forum: options.storage.forum,
+    apiKeys: options.apiKeys,
+    clock: options.clock,
+  });
   return createServiceApp<ForumCaller, ForumProblemCode>({
     service: "forum",
     operations: compileSpecOperations(loadSpecBundle("forum"), "forum"),
-    handlers: createForumHandlers(options.storage.forum, options.clock),
+    handlers,
+    publicHandlers,
+    // Registering needs no key: it is limited per client address, over an hour.
+    publicRateLimit: ({ clientAddress }) => registrations.take(`address:${clientAddress}`),
     formatProblem: formatForumProblem,
     async authenticate(apiKey) {
       return options.apiKeys.authenticateForum(apiKey);

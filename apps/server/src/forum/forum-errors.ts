@@ -2,11 +2,13 @@ import type { ErrorResponse } from "@pigeonhole/forum-types";
 import type { HttpProblemCode, ProblemResponse, ProblemStatus } from "../http/api-problem.ts";
 import { ApiProblem } from "../http/api-problem.ts";
 
-/**
- * The forum has no codes of its own: its envelope's `code` follows the status, and only the HTTP layer's codes
- * reach it.
- */
-export type ForumProblemCode = HttpProblemCode;
+/** The codes only the forum answers with; every other answer's `code` follows its status. */
+const FORUM_CODES = ["NAME_TAKEN", "SELF_VOTE", "FORBIDDEN", "IDEMPOTENCY_KEY_REUSED"] as const;
+
+export type ForumProblemCode = HttpProblemCode | (typeof FORUM_CODES)[number];
+
+const isForumCode = (code: string): code is (typeof FORUM_CODES)[number] =>
+  (FORUM_CODES as readonly string[]).includes(code);
 
 /** A problem the forum raises, in its own vocabulary. */
 export class ForumProblem extends ApiProblem<ForumProblemCode> {}
@@ -14,6 +16,7 @@ export class ForumProblem extends ApiProblem<ForumProblemCode> {}
 const CODE_BY_STATUS: Record<ProblemStatus, ErrorResponse["code"]> = {
   400: "VALIDATION_ERROR",
   401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
   404: "NOT_FOUND",
   405: "METHOD_NOT_ALLOWED",
   409: "CONFLICT",
@@ -25,6 +28,7 @@ const CODE_BY_STATUS: Record<ProblemStatus, ErrorResponse["code"]> = {
 const DEFAULT_HINTS: Record<ProblemStatus, string> = {
   400: "Fix the request and send it again.",
   401: "Add the header 'Authorization: Bearer YOUR_API_KEY'.",
+  403: "Only the author may do this.",
   404: "Check the id; list posts with GET /api/v1/posts.",
   405: "Use one of the methods in the Allow header.",
   409: "Do not retry unchanged.",
@@ -33,9 +37,10 @@ const DEFAULT_HINTS: Record<ProblemStatus, string> = {
   500: "Please try again later.",
 };
 
-/** The forum envelope: `{success: false, error, code, hint}`. Malformed JSON keeps its own code. */
+/** The forum envelope: `{success: false, error, code, hint}`. Malformed JSON and the forum's own codes keep theirs. */
 export function formatForumProblem(problem: ApiProblem<ForumProblemCode>): ProblemResponse {
-  const code = problem.code === "INVALID_JSON" ? "INVALID_JSON" : CODE_BY_STATUS[problem.status];
+  const code =
+    problem.code === "INVALID_JSON" || isForumCode(problem.code) ? problem.code : CODE_BY_STATUS[problem.status];
   const body: ErrorResponse = {
     success: false,
     error: problem.message,

@@ -1,26 +1,47 @@
 import type { operations, paths } from "@pigeonhole/forum-types";
+import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
 import { withSpecDefault } from "../http/operation-types.ts";
-import { newUuid } from "../ids.ts";
-import type { ForumCaller } from "../keys/api-keys.ts";
-import type { ForumStore } from "../storage/forum/forum-store.ts";
+import { newUuid, sha256Hex } from "../ids.ts";
+import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
+import type { ForumStore, StoredAnswer } from "../storage/forum/forum-store.ts";
 import { DEFAULT_COMMUNITY } from "./default-community.ts";
 import { ForumProblem } from "./forum-errors.ts";
 import { hotRank } from "./hot-rank.ts";
-import { toComment, toPost } from "./records.ts";
+import { toAgent, toComment, toCommunityDetails, toPost } from "./records.ts";
+
+/** The operations anyone may call, without an API key. */
+export type ForumPublicOperationId = "registerAgent";
+
+type ForumOperationId = PathOperationId<paths, operations>;
 
 export type ForumHandlers = OperationHandlers<
   operations,
-  PathOperationId<paths, operations>,
+  Exclude<ForumOperationId, ForumPublicOperationId>,
   RequestContext<ForumCaller>
 >;
+
+export type ForumPublicHandlers = OperationHandlers<operations, ForumPublicOperationId, RequestContext<null>>;
+
+export interface ForumHandlerDependencies {
+  forum: ForumStore;
+  apiKeys: ApiKeys;
+  clock: Clock;
+}
+
+const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const postNotFound = () =>
   new ForumProblem(404, "NOT_FOUND", "Post not found.", {
     field: "post_id",
     hint: "Check the post id; list posts with GET /api/v1/posts.",
+  });
+
+const forbidden = (what: string) =>
+  new ForumProblem(403, "FORBIDDEN", `Only its author can delete this ${what}.`, {
+    hint: "You can delete only what your own agent wrote.",
   });
 
 /** Offset paging: one extra row tells whether more follow. */
@@ -29,52 +50,153 @@ function page<T>(rows: T[], limit: number, offset: number) {
   return { items, count: items.length, has_more: rows.length > limit, next_offset: offset + items.length };
 }
 
-export function createForumHandlers(forum: ForumStore, clock: Clock): ForumHandlers {
-  return {
+export function createForumHandlers(deps: ForumHandlerDependencies): {
+  handlers: ForumHandlers;
+  publicHandlers: ForumPublicHandlers;
+} {
+  const { forum, apiKeys, clock } = deps;
+
+  /**
+   * Runs a write once per Idempotency-Key: a repeat of the same request answers what the first did. Without a key,
+   * the write simply runs.
+   */
+  async function once<Status extends number, Body>(
+    caller: ForumCaller,
+    key: string | undefined,
+    request: unknown,
+    write: (store: ForumStore) => Promise<{ status: Status; body: Body }>,
+  ): Promise<{ status: Status; body: Body }> {
+    if (key === undefined) {
+      return write(forum);
+    }
+    const nowMs = clock.now();
+    const result = await forum.idempotentWrite(
+      {
+        agentId: caller.agentId,
+        key,
+        requestHash: sha256Hex(canonicalJson(request)),
+        nowMs,
+        notBeforeMs: nowMs - IDEMPOTENCY_WINDOW_MS,
+      },
+      async (store): Promise<StoredAnswer> => {
+        const answer = await write(store);
+        return { status: answer.status, body: JSON.stringify(answer.body) };
+      },
+    );
+    if ("keyReused" in result) {
+      throw new ForumProblem(409, "IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was already used with a different request.", {
+        field: "Idempotency-Key",
+        hint: "Use a new Idempotency-Key for a new request.",
+      });
+    }
+    // The stored answer is the one this operation gave, with the same status and body.
+    return { status: result.answer.status as Status, body: JSON.parse(result.answer.body) as Body };
+  }
+
+  const handlers: ForumHandlers = {
+    async getMe(_input, { caller }) {
+      const agent = await forum.findAgent(caller.agentId);
+      if (!agent) {
+        throw new ForumProblem(404, "NOT_FOUND", "Agent not found.", { hint: "Register a new agent." });
+      }
+      return { status: 200, body: { success: true, agent: toAgent(agent) } };
+    },
+
+    async listCommunities({ query }) {
+      const limit = withSpecDefault(query.limit, "limit");
+      const offset = withSpecDefault(query.offset, "offset");
+      const { items, ...paging } = page(await forum.listCommunities(limit + 1, offset), limit, offset);
+      return { status: 200, body: { success: true, communities: items.map(toCommunityDetails), ...paging } };
+    },
+
+    async createCommunity({ headers, body }, { caller }) {
+      return once(caller, headers["Idempotency-Key"], { operation: "createCommunity", body }, async (store) => {
+        const result = await store.createCommunity({
+          communityId: newUuid(),
+          name: body.name,
+          displayName: body.display_name,
+          description: body.description ?? null,
+          createdAt: isoTimestamp(clock.now()),
+        });
+        if ("nameTaken" in result) {
+          throw new ForumProblem(409, "NAME_TAKEN", `The community name '${body.name}' is taken.`, {
+            field: "name",
+            hint: "Choose another name, or post in the existing community.",
+          });
+        }
+        return { status: 201 as const, body: { success: true as const, community: toCommunityDetails(result.created) } };
+      });
+    },
+
+    async getCommunity({ path }) {
+      const community = await forum.findCommunityByName(path.community_name);
+      if (!community) {
+        throw new ForumProblem(404, "NOT_FOUND", "Community not found.", {
+          field: "community_name",
+          hint: "List communities with GET /api/v1/communities.",
+        });
+      }
+      return { status: 200, body: { success: true, community: toCommunityDetails(community) } };
+    },
+
     async listPosts({ query }, { caller }) {
       const limit = withSpecDefault(query.limit, "limit");
       const offset = withSpecDefault(query.offset, "offset");
-      const rows = await forum.listPosts(caller.agentId, withSpecDefault(query.sort, "sort"), limit + 1, offset);
+      const rows = await forum.listPosts(
+        { sort: withSpecDefault(query.sort, "sort"), communityName: query.community ?? null, limit: limit + 1, offset },
+        caller.agentId,
+      );
       const { items, ...paging } = page(rows, limit, offset);
       return { status: 200, body: { success: true, posts: items.map(toPost), ...paging } };
     },
 
     async getPost({ path }, { caller }) {
-      const post = await forum.findPost(caller.agentId, path.post_id);
+      const post = await forum.findPost(path.post_id, caller.agentId);
       if (!post) {
         throw postNotFound();
       }
       return { status: 200, body: { success: true, post: toPost(post) } };
     },
 
-    async createPost({ body }, { caller }) {
-      const communityId = body.community_id ?? DEFAULT_COMMUNITY.id;
-      const community = await forum.findCommunity(caller.agentId, communityId);
-      if (!community) {
-        throw new ForumProblem(404, "NOT_FOUND", "Community not found.", {
-          field: "community_id",
-          hint: `Omit community_id to post in ${DEFAULT_COMMUNITY.name} (${DEFAULT_COMMUNITY.id}).`,
+    async createPost({ headers, body }, { caller }) {
+      return once(caller, headers["Idempotency-Key"], { operation: "createPost", body }, async (store) => {
+        const communityId = body.community_id ?? DEFAULT_COMMUNITY.id;
+        if (!(await store.findCommunity(communityId))) {
+          throw new ForumProblem(404, "NOT_FOUND", "Community not found.", {
+            field: "community_id",
+            hint: `Omit community_id to post in ${DEFAULT_COMMUNITY.name} (${DEFAULT_COMMUNITY.id}).`,
+          });
+        }
+        const now = clock.now();
+        const post = await store.createPost({
+          postId: newUuid(),
+          communityId,
+          authorId: caller.agentId,
+          title: body.title,
+          content: body.content,
+          url: body.url ?? null,
+          hotRank: hotRank(0, 0, now),
+          createdAt: isoTimestamp(now),
         });
-      }
-      const now = clock.now();
-      const post = await forum.createPost({
-        postId: newUuid(),
-        tenantId: caller.agentId,
-        communityId,
-        authorId: caller.agentId,
-        title: body.title,
-        content: body.content,
-        url: body.url ?? null,
-        hotRank: hotRank(0, 0, now),
-        createdAt: isoTimestamp(now),
+        return { status: 201 as const, body: { success: true as const, post: toPost(post) } };
       });
-      return { status: 201, body: { success: true, post: toPost(post) } };
     },
 
-    async listComments({ path, query }, { caller }) {
+    async deletePost({ path }, { caller }) {
+      const result = await forum.deletePost(path.post_id, caller.agentId);
+      if (result === "missing") {
+        throw postNotFound();
+      }
+      if (result === "forbidden") {
+        throw forbidden("post");
+      }
+      return { status: 204, body: undefined };
+    },
+
+    async listComments({ path, query }) {
       const limit = withSpecDefault(query.limit, "limit");
       const offset = withSpecDefault(query.offset, "offset");
-      const rows = await forum.listComments(caller.agentId, path.post_id, limit + 1, offset);
+      const rows = await forum.listComments(path.post_id, limit + 1, offset);
       if (!rows) {
         throw postNotFound();
       }
@@ -82,40 +204,81 @@ export function createForumHandlers(forum: ForumStore, clock: Clock): ForumHandl
       return { status: 200, body: { success: true, comments: items.map(toComment), ...paging } };
     },
 
-    async createComment({ path, body }, { caller }) {
-      const result = await forum.createComment({
-        commentId: newUuid(),
-        tenantId: caller.agentId,
-        postId: path.post_id,
-        parentId: body.parent_id ?? null,
-        authorId: caller.agentId,
-        content: body.content,
-        createdAt: isoTimestamp(clock.now()),
+    async createComment({ path, headers, body }, { caller }) {
+      const request = { operation: "createComment", post_id: path.post_id, body };
+      return once(caller, headers["Idempotency-Key"], request, async (store) => {
+        const result = await store.createComment({
+          commentId: newUuid(),
+          postId: path.post_id,
+          parentId: body.parent_id ?? null,
+          authorId: caller.agentId,
+          content: body.content,
+          createdAt: isoTimestamp(clock.now()),
+        });
+        if ("missing" in result) {
+          throw result.missing === "post"
+            ? postNotFound()
+            : new ForumProblem(404, "NOT_FOUND", "Parent comment not found.", {
+                field: "parent_id",
+                hint: "Send the id of a comment on the same post, or omit parent_id for a top-level comment.",
+              });
+        }
+        return { status: 201 as const, body: { success: true as const, comment: toComment(result.created) } };
       });
-      if ("missing" in result) {
-        throw result.missing === "post"
-          ? postNotFound()
-          : new ForumProblem(404, "NOT_FOUND", "Parent comment not found.", {
-              field: "parent_id",
-              hint: "Send the id of a comment on the same post, or omit parent_id for a top-level comment.",
-            });
+    },
+
+    async deleteComment({ path }, { caller }) {
+      const result = await forum.deleteComment(path.comment_id, caller.agentId, isoTimestamp(clock.now()));
+      if (result === "missing") {
+        throw new ForumProblem(404, "NOT_FOUND", "Comment not found.", {
+          field: "comment_id",
+          hint: "List a post's comments with GET /api/v1/posts/{post_id}/comments.",
+        });
       }
-      return { status: 201, body: { success: true, comment: toComment(result.created) } };
+      if (result === "forbidden") {
+        throw forbidden("comment");
+      }
+      return { status: 204, body: undefined };
     },
 
     async votePost({ path, body }, { caller }) {
       const outcome = await forum.vote(
-        caller.agentId,
         path.post_id,
         caller.agentId,
         body.direction,
         isoTimestamp(clock.now()),
         (upvotes, downvotes, createdAt) => hotRank(upvotes, downvotes, Date.parse(createdAt)),
       );
-      if (!outcome) {
+      if (outcome === null) {
         throw postNotFound();
+      }
+      if (outcome === "self") {
+        throw new ForumProblem(400, "SELF_VOTE", "You cannot vote on your own post.", {
+          field: "post_id",
+          hint: "Vote on other agents' posts.",
+        });
       }
       return { status: 200, body: { success: true, post_id: path.post_id, ...outcome } };
     },
   };
+
+  const publicHandlers: ForumPublicHandlers = {
+    // Limited per client address by the app (see forum-app.ts), before it gets here.
+    async registerAgent({ body }) {
+      const registered = await apiKeys.registerAgent({ name: body.name, description: body.description ?? null });
+      if ("nameTaken" in registered) {
+        throw new ForumProblem(409, "NAME_TAKEN", `The agent name '${body.name}' is taken.`, {
+          field: "name",
+          hint: "Choose another name.",
+        });
+      }
+      const agent = await forum.findAgent(registered.caller.agentId);
+      if (!agent) {
+        throw new Error(`The agent ${registered.caller.agentId} was not stored.`);
+      }
+      return { status: 201, body: { success: true, agent: toAgent(agent), api_key: registered.key } };
+    },
+  };
+
+  return { handlers, publicHandlers };
 }

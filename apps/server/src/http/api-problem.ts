@@ -16,7 +16,7 @@ export type HttpProblemCode =
   | "RATE_LIMIT_EXCEEDED"
   | "INTERNAL_ERROR";
 
-export type ProblemStatus = 400 | 401 | 404 | 405 | 409 | 413 | 429 | 500;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500;
 
 export interface ProblemDetails {
   /** The offending field, parameter or header; null when the problem is not about one field. */

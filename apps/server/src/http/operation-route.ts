@@ -1,8 +1,9 @@
-import type { Handler } from "hono";
+import type { Context, Handler } from "hono";
 import type { SpecOperation } from "../spec/request-validator.ts";
 import type { ValidationIssue } from "../spec/validation-issue.ts";
 import { ApiProblem } from "./api-problem.ts";
 import type { RequestContext } from "./operation-types.ts";
+import { clientAddress } from "./rate-limit.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
 /** What a handler answers: a status and a JSON body (none for 204). */
@@ -25,10 +26,11 @@ export type OperationHandlerMap<Caller> = Readonly<Record<string, OperationHandl
 export type IssueCoder<Code extends string> = (issue: ValidationIssue) => Code;
 
 /** Serves one operation: validates the request against the spec, calls its handler and sends the reply. */
-export function operationRoute<Caller, Code extends string>(
+export function operationRoute<Caller, HandlerCaller extends Caller | null, Code extends string>(
   operation: SpecOperation,
-  handler: OperationHandler<Caller>,
+  handler: OperationHandler<HandlerCaller>,
   issueCode: IssueCoder<Code> | undefined,
+  callerOf: (c: Context<ServiceEnv<Caller>>) => HandlerCaller,
 ): Handler<ServiceEnv<Caller>> {
   return async (c) => {
     const result = operation.validate({
@@ -41,7 +43,8 @@ export function operationRoute<Caller, Code extends string>(
       throw ApiProblem.fromIssue(result.issue, issueCode?.(result.issue));
     }
     // The validator has checked the request against the schemas the handler's input type is generated from.
-    const reply = await handler(result.request as never, { caller: c.get("caller"), requestId: c.get("requestId") });
+    const context = { caller: callerOf(c), requestId: c.get("requestId"), clientAddress: clientAddress(c) };
+    const reply = await handler(result.request as never, context);
     return reply.status === 204 ? c.body(null, 204) : c.json(reply.body as object, reply.status as 200);
   };
 }

@@ -43,8 +43,11 @@ export type PathOperationId<Paths, Operations> = {
 
 /** What a handler knows of its request besides the input: who calls, and the id the answer carries. */
 export interface RequestContext<Caller> {
+  /** Who sends the request; null on an operation anyone may call. */
   caller: Caller;
   requestId: string;
+  /** The address the request came from (the peer's: a proxy in front answers for its clients). */
+  clientAddress: string;
 }
 
 /** Typed handlers for a set of operations: each gets its validated input and answers one of its documented replies. */

@@ -15,7 +15,7 @@ export interface RateLimitedRequest<Caller> {
 /** Counts a request against its bucket and says where that bucket stands. */
 export type RateLimit<Caller> = (request: RateLimitedRequest<Caller>) => Promise<RateLimitState>;
 
-function clientAddress(c: Context): string {
+export function clientAddress(c: Context): string {
   try {
     return getConnInfo(c).remote.address ?? "unknown";
   } catch {
@@ -26,9 +26,10 @@ function clientAddress(c: Context): string {
 /**
  * Counts every request, and tells every answer where its bucket stands (`X-RateLimit-*`). A caller over the limit
  * is answered 429 with `Retry-After`; a request without a valid key is counted against its address but answered
- * 401 by the authentication after this, which is what it most needs to hear.
+ * 401 by the authentication after this, which is what it most needs to hear. On an operation anyone may call,
+ * `refuseWithoutCaller` answers 429 to an address over its limit too.
  */
-export function limitRate<Caller>(rateLimit: RateLimit<Caller>) {
+export function limitRate<Caller>(rateLimit: RateLimit<Caller>, refuseWithoutCaller = false) {
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
     const { caller } = c.get("identity");
     const limit = await rateLimit({
@@ -39,9 +40,9 @@ export function limitRate<Caller>(rateLimit: RateLimit<Caller>) {
     c.header("X-RateLimit-Limit", String(limit.limit));
     c.header("X-RateLimit-Remaining", String(limit.remaining));
     c.header("X-RateLimit-Reset", String(limit.resetAt));
-    if (limit.limited && caller !== null) {
+    if (limit.limited && (caller !== null || refuseWithoutCaller)) {
       const unit = limit.limit === 1 ? limit.unit.replace(/s$/, "") : limit.unit;
-      throw new ApiProblem(429, "RATE_LIMIT_EXCEEDED", `Rate limit of ${limit.limit} ${unit} per minute exceeded.`, {
+      throw new ApiProblem(429, "RATE_LIMIT_EXCEEDED", `Rate limit of ${limit.limit} ${unit} per ${limit.per} exceeded.`, {
         retryAfterSeconds: limit.retryAfterSeconds,
         hint: `Try again in ${limit.retryAfterSeconds} seconds.`,
       });

@@ -15,6 +15,7 @@ describe("FixedWindowRateLimiter", () => {
     expect(await limiter.take("key:a")).toEqual({
       limit: 2,
       unit: "writes",
+      per: "minute",
       remaining: 1,
       resetAt: minuteEnd,
       limited: false,
@@ -39,5 +40,17 @@ describe("inMemoryRateLimiters", () => {
     const writes = make({ name: "forum-writes", limit: 1, unit: "writes" });
     expect(await writes.take("key:a")).toMatchObject({ limit: 1, unit: "writes", remaining: 0, limited: false });
     expect(await reads.take("key:a")).toMatchObject({ limit: 5, unit: "reads", remaining: 4, limited: false });
+  });
+});
+
+describe("an hourly window", () => {
+  it("counts registrations per address over the clock's hour, shared through the counter", async () => {
+    const clock = clockAt("2026-11-22T10:59:30.000Z");
+    const make = inMemoryRateLimiters(clock);
+    const registrations = make({ name: "forum-registrations", limit: 1, unit: "registrations", windowMs: 3_600_000 });
+    expect(await registrations.take("address:a")).toMatchObject({ per: "hour", limited: false });
+    expect(await registrations.take("address:a")).toMatchObject({ limited: true, retryAfterSeconds: 30 });
+    clock.set("2026-11-22T11:00:00.000Z");
+    expect(await registrations.take("address:a")).toMatchObject({ limited: false, remaining: 0 });
   });
 });

@@ -6,6 +6,8 @@ export interface RateLimitState {
   limit: number;
   /** What is counted, for messages: "requests", "reads", "writes". */
   unit: string;
+  /** The window, for messages: "minute" or "hour". */
+  per: string;
   /** Requests left in the window, this one included; 0 once the limit is reached. */
   remaining: number;
   /** Unix seconds at which the window resets. */
@@ -25,10 +27,9 @@ export interface RateLimiter {
   take(bucket: string): Promise<RateLimitState>;
 }
 
-const WINDOW_MS = 60_000;
 
 /**
- * Fixed one-minute windows aligned to the clock's minutes, per bucket (an API key, or a client address for
+ * Fixed windows (a minute unless told otherwise) aligned to the clock, per bucket (an API key, or a client address for
  * requests without a valid key). The counts live where `counter` keeps them: in this process by default, in the
  * database when several instances share it.
  */
@@ -38,6 +39,7 @@ export class FixedWindowRateLimiter implements RateLimiter {
   readonly #clock: Clock;
   readonly #counter: WindowCounter;
   readonly #prefix: string;
+  readonly #windowMs: number;
 
   constructor(
     limit: number,
@@ -45,7 +47,9 @@ export class FixedWindowRateLimiter implements RateLimiter {
     unit = "requests",
     counter: WindowCounter = new MemoryWindowCounter(),
     name = unit,
+    windowMs = 60_000,
   ) {
+    this.#windowMs = windowMs;
     this.#limit = limit;
     this.#unit = unit;
     this.#clock = clock;
@@ -55,12 +59,13 @@ export class FixedWindowRateLimiter implements RateLimiter {
 
   async take(bucket: string): Promise<RateLimitState> {
     const now = this.#clock.now();
-    const start = now - (now % WINDOW_MS);
+    const start = now - (now % this.#windowMs);
     const count = await this.#counter.increment(this.#prefix + bucket, start);
-    const resetMs = start + WINDOW_MS;
+    const resetMs = start + this.#windowMs;
     return {
       limit: this.#limit,
       unit: this.#unit,
+      per: this.#windowMs === 3_600_000 ? "hour" : this.#windowMs === 60_000 ? "minute" : `${this.#windowMs / 1000} seconds`,
       remaining: Math.max(0, this.#limit - count),
       resetAt: Math.ceil(resetMs / 1000),
       limited: count > this.#limit,
@@ -69,12 +74,14 @@ export class FixedWindowRateLimiter implements RateLimiter {
   }
 }
 
-/** What one rate limit of a service counts: its name (unique over the services), limit per minute, and unit. */
+/** What one rate limit of a service counts: its name (unique over the services), limit per window, and unit. */
 export interface RateLimitWindow {
   name: string;
   limit: number;
   /** What is counted, for messages: "requests", "reads", "writes". */
   unit: string;
+  /** The window's length. Default a minute. */
+  windowMs?: number;
 }
 
 /** Makes the limiter of one of a service's rate limits. */
@@ -87,5 +94,5 @@ export const inMemoryRateLimiters = (clock: Clock): RateLimiterFactory =>
 /** Limiters that keep their counts with `counter` (the storage's: shared by every instance on a database). */
 export const countedRateLimiters =
   (counter: WindowCounter, clock: Clock): RateLimiterFactory =>
-  ({ name, limit, unit }) =>
-    new FixedWindowRateLimiter(limit, clock, unit, counter, name);
+  ({ name, limit, unit, windowMs }) =>
+    new FixedWindowRateLimiter(limit, clock, unit, counter, name, windowMs);

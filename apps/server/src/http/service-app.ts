@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import type { ServerLogger } from "../logger.ts";
 import type { SpecOperation } from "../spec/request-validator.ts";
@@ -20,6 +21,10 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   service: string;
   operations: readonly SpecOperation[];
   handlers: OperationHandlerMap<Caller>;
+  /** Handlers of the operations anyone may call without a key (the spec gives them `security: []`). */
+  publicHandlers?: OperationHandlerMap<null>;
+  /** The limit of those operations, by client address; it takes the place of `rateLimit` on them. */
+  publicRateLimit?: RateLimit<Caller>;
   /** Answers a problem in the service's envelope; `Code` is the service's vocabulary. */
   formatProblem: ProblemFormatter<Code>;
   authenticate: Authenticate<Caller>;
@@ -47,23 +52,33 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
   app.get("/health", (c) => c.json({ status: "ok" }));
   app.use(identifyCaller(options.authenticate));
   app.use(limitRate(options.rateLimit));
-  app.use(requireCaller());
-  app.use(limitRequestBody(options.maxBodyBytes));
 
   const methodsByPath = new Map<string, string[]>();
-  for (const operation of options.operations) {
+  const route = (operation: SpecOperation, ...serve: MiddlewareHandler<ServiceEnv<Caller>>[]) => {
+    const method = operation.method.toUpperCase();
+    methodsByPath.set(operation.path, [...(methodsByPath.get(operation.path) ?? []), method]);
+    const reading = BODYLESS_METHODS.has(method) ? [] : [limitRequestBody(options.maxBodyBytes), jsonBody()];
+    // Handlers of one route run in the order they are added, each passing on with `next()`.
+    for (const handler of [...reading, ...serve]) {
+      app.on(method, toHonoPath(operation.path), handler);
+    }
+  };
+  // Operations anyone may call are routed before the key is required; every other path answers 401 without one.
+  for (const operation of options.operations.filter((each) => each.public)) {
+    const handler = options.publicHandlers?.[operation.operationId];
+    if (!handler) {
+      throw new Error(`No handler for operation ${operation.operationId}.`);
+    }
+    const limits = options.publicRateLimit ? [limitRate(options.publicRateLimit, true)] : [];
+    route(operation, ...limits, operationRoute(operation, handler, options.issueCode, () => null));
+  }
+  app.use(requireCaller());
+  for (const operation of options.operations.filter((each) => !each.public)) {
     const handler = options.handlers[operation.operationId];
     if (!handler) {
       throw new Error(`No handler for operation ${operation.operationId}.`);
     }
-    const method = operation.method.toUpperCase();
-    methodsByPath.set(operation.path, [...(methodsByPath.get(operation.path) ?? []), method]);
-    const route = operationRoute(operation, handler, options.issueCode);
-    if (BODYLESS_METHODS.has(method)) {
-      app.on(method, toHonoPath(operation.path), route);
-    } else {
-      app.on(method, toHonoPath(operation.path), jsonBody(), route);
-    }
+    route(operation, operationRoute(operation, handler, options.issueCode, (c) => c.get("caller")));
   }
   for (const [path, methods] of methodsByPath) {
     app.all(toHonoPath(path), methodNotAllowed(methods));

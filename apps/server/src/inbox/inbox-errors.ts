@@ -18,6 +18,8 @@ export class InboxProblem extends ApiProblem<InboxProblemCode> {}
 const TYPE_BY_STATUS: Record<ProblemStatus, ErrorType> = {
   400: "validation_error",
   401: "authentication_error",
+  // Never raised by the inbox: another pod's ids answer 404, so that existence does not leak.
+  403: "authentication_error",
   404: "not_found_error",
   405: "validation_error",
   409: "conflict_error",

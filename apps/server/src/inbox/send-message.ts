@@ -1,6 +1,7 @@
 import type { Message, SendMessageRequest, SendMessageResponse, ThreadItem } from "@pigeonhole/inbox-types";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
+import { canonicalJson } from "../canonical-json.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
 import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
@@ -43,20 +44,6 @@ function headerValue(headers: Record<string, string>, name: string): string | un
 
 const messageIdsIn = (value: string | undefined): string[] =>
   value ? (value.match(/<[^<>\s]+>/g) ?? value.split(/\s+/).filter(Boolean)) : [];
-
-/** Canonical JSON (sorted keys), so that the same request hashes the same however its keys were ordered. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    return `[${value.map(canonicalJson).join(",")}]`;
-  }
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** An attachment of a send: its metadata plus the decoded content. */
 interface DecodedAttachment {

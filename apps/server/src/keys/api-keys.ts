@@ -6,7 +6,6 @@ import type { KeyStore } from "../storage/keys/key-store.ts";
 
 export type { ServiceName };
 
-export const DEFAULT_AGENT_NAME = "pigeonhole-agent";
 
 /** Who calls the Inbox API: the pod its API key opens. */
 export interface InboxCaller {
@@ -43,27 +42,33 @@ export class ApiKeys {
   }
 
   /** Registers `key` (or a new random one) for a new pod; registering a known key keeps its pod. */
-  async registerInboxKey(key = generateApiKey("inbox")): Promise<{ key: string; holder: InboxCaller }> {
+  async registerInboxKey(key = generateApiKey("inbox")): Promise<{ key: string; caller: InboxCaller }> {
     const hash = sha256Hex(key);
     await this.#refuseKeyOf("forum", hash);
     const holder = await this.#store.registerInboxKey(hash, newUuid(), isoTimestamp(this.#clock.now()));
-    return { key, holder };
+    return { key, caller: holder };
   }
 
-  /** Registers `key` (or a new random one) for a new agent named `name`; a known key keeps its agent. */
-  async registerForumKey(
-    key = generateApiKey("forum"),
-    name = DEFAULT_AGENT_NAME,
-  ): Promise<{ key: string; holder: ForumCaller }> {
+  /**
+   * Registers a new agent with `key` (or a new random one). A known key keeps its agent; a name another agent has is
+   * taken.
+   */
+  async registerAgent(agent: {
+    key?: string;
+    name: string;
+    description?: string | null;
+  }): Promise<{ key: string; caller: ForumCaller } | { nameTaken: true }> {
+    const key = agent.key ?? generateApiKey("forum");
     const hash = sha256Hex(key);
     await this.#refuseKeyOf("inbox", hash);
-    const holder = await this.#store.registerForumKey(
+    const registered = await this.#store.registerAgent(
       hash,
-      { agentId: newUuid(), agentName: name },
+      { agentId: newUuid(), name: agent.name, description: agent.description ?? null },
       isoTimestamp(this.#clock.now()),
     );
-    return { key, holder };
+    return "nameTaken" in registered ? registered : { key, caller: registered };
   }
+
 
   async authenticateInbox(key: string): Promise<InboxCaller | null> {
     return this.#cached(this.#inbox, key, (hash) => this.#store.findInboxKey(hash));

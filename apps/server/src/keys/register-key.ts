@@ -1,26 +1,39 @@
-import type { Clock } from "../clock.ts";
-import { isoTimestamp } from "../clock.ts";
-import { DEFAULT_COMMUNITY } from "../forum/default-community.ts";
-import { toCommunityRow } from "../forum/records.ts";
-import type { ForumStore } from "../storage/forum/forum-store.ts";
+import { randomLowerAlphanumeric } from "../ids.ts";
 import type { ApiKeys, ServiceName } from "./api-keys.ts";
 
-export interface RegisterKeyDependencies {
-  apiKeys: ApiKeys;
-  forum: ForumStore;
-  clock: Clock;
+/** The name of the agent of the development forum key. */
+export const DEV_AGENT_NAME = "pigeonhole-dev";
+
+/** Agent names as the Forum API takes them: 3 to 32 of a-z, 0-9, `_` and `-`. */
+const AGENT_NAME = /^[a-z0-9_-]{3,32}$/;
+
+export class AgentNameTakenError extends Error {
+  override name = "AgentNameTakenError";
 }
 
-/** Registers an API key of either service and gives a new forum agent its default community; answers the key. */
+export class InvalidAgentNameError extends Error {
+  override name = "InvalidAgentNameError";
+}
+
+/**
+ * Registers an API key of either service (for the CLI and the development keys) and answers it. A forum key is a new
+ * agent: named `name`, or a generated name when none is given.
+ */
 export async function registerKey(
-  deps: RegisterKeyDependencies,
+  apiKeys: ApiKeys,
   service: ServiceName,
   options: { key?: string; name?: string } = {},
 ): Promise<string> {
   if (service === "inbox") {
-    return (await deps.apiKeys.registerInboxKey(options.key)).key;
+    return (await apiKeys.registerInboxKey(options.key)).key;
   }
-  const { key } = await deps.apiKeys.registerForumKey(options.key, options.name);
-  await deps.forum.ensureCommunity(toCommunityRow(DEFAULT_COMMUNITY), isoTimestamp(deps.clock.now()));
-  return key;
+  const name = options.name ?? `agent-${randomLowerAlphanumeric(8)}`;
+  if (!AGENT_NAME.test(name)) {
+    throw new InvalidAgentNameError(`The agent name '${name}' must be 3 to 32 of a-z, 0-9, _ and -.`);
+  }
+  const registered = await apiKeys.registerAgent({ key: options.key, name });
+  if ("nameTaken" in registered) {
+    throw new AgentNameTakenError(`The agent name '${name}' is taken; choose another with --name.`);
+  }
+  return registered.key;
 }

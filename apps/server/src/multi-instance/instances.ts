@@ -14,6 +14,8 @@ const GENEROUS = [
   "1000000",
   "--forum-writes-per-minute",
   "1000000",
+  "--forum-registrations-per-hour",
+  "1000000",
 ];
 
 /** Server processes on one PostgreSQL database of their own, stopped (killed if need be) by `stop`. */

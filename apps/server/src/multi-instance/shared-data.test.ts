@@ -44,7 +44,7 @@ describe("several instances on one database", () => {
     expect(seen).toEqual(inboxes.toReversed());
   });
 
-  it("keep counts exact under concurrent comments and votes through different instances", async () => {
+  it("keep counts exact under concurrent comments and votes of many agents through different instances", async () => {
     const { post } = await json<{ post: { id: string } }>(
       await fetch(`${forumUrl(0)}/api/v1/posts`, {
         method: "POST",
@@ -52,27 +52,41 @@ describe("several instances on one database", () => {
         body: JSON.stringify({ title: "Counted", content: "Through three instances." }),
       }),
     );
-    const comments = 30;
-    const votes = 31;
-    await bounded(comments + votes, 12, async (i) => {
-      const request =
-        i < comments
-          ? { path: `/api/v1/posts/${post.id}/comments`, body: { content: `Comment ${i}` } }
-          : { path: `/api/v1/posts/${post.id}/vote`, body: { direction: "up" } };
-      const response = await fetch(`${forumUrl(i)}${request.path}`, {
+    const agents: string[] = [];
+    await bounded(30, 10, async (i) => {
+      const registered = await json<{ api_key: string }>(
+        await fetch(`${forumUrl(i)}/api/v1/agents/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: `voter-${i}` }),
+        }),
+      );
+      agents.push(registered.api_key);
+    });
+    const send = async (i: number, key: string, path: string, body: object) => {
+      const response = await fetch(`${forumUrl(i)}${path}`, {
         method: "POST",
-        headers: forumHeaders(),
-        body: JSON.stringify(request.body),
+        headers: forumHeaders(key),
+        body: JSON.stringify(body),
       });
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       await response.body?.cancel();
+    };
+    // Every agent votes up and comments, all at once; then a third of them vote down at once, which flips their vote.
+    await bounded(agents.length * 2, 12, (i) => {
+      const key = agents[i % agents.length] ?? "";
+      return i < agents.length
+        ? send(i, key, `/api/v1/posts/${post.id}/vote`, { direction: "up" })
+        : send(i, key, `/api/v1/posts/${post.id}/comments`, { content: `Comment ${i}` });
     });
-    const { post: counted } = await json<{ post: { comment_count: number; upvotes: number } }>(
+    const flippers = 10;
+    await bounded(flippers, 10, (i) => send(i, agents[i] ?? "", `/api/v1/posts/${post.id}/vote`, { direction: "down" }));
+    const { post: counted } = await json<{ post: { comment_count: number; upvotes: number; downvotes: number } }>(
       await fetch(`${forumUrl(1)}/api/v1/posts/${post.id}`, { headers: forumHeaders() }),
     );
-    expect(counted.comment_count).toBe(comments);
-    // The same agent votes up 31 times: each vote toggles, and an odd number leaves one up vote.
-    expect(counted.upvotes).toBe(1);
+    expect(counted.comment_count).toBe(agents.length);
+    expect(counted.upvotes).toBe(agents.length - flippers);
+    expect(counted.downvotes).toBe(flippers);
   });
 
   it("answer a repeated Idempotency-Key or client_id on another instance with the original", async () => {

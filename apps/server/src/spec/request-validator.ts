@@ -31,6 +31,8 @@ export interface SpecOperation {
   method: HttpMethod;
   /** The spec's path template, such as `/v0/inboxes/{inbox_id}`. */
   path: string;
+  /** Whether anyone may call it without an API key (the spec gives it `security: []`). */
+  public: boolean;
   validate(request: RawRequest): ValidationResult;
 }
 
@@ -77,6 +79,7 @@ export function compileSpecOperations(document: OpenApiDocument, documentId: str
       operationId: operation.operationId,
       method,
       path,
+      public: Array.isArray(operation.security) && operation.security.length === 0,
       validate(request) {
         const values: Record<Exclude<IssueLocation, "body">, Record<string, unknown>> = {
           path: { ...request.path },

@@ -29,6 +29,8 @@ export type PathItem = OpenApiPathItem<OperationObject, ParameterObject>;
 
 export interface OperationObject {
   operationId: string;
+  /** `[]` marks an operation anyone may call without a key; absent, the document's security applies. */
+  security?: unknown[];
   parameters?: ParameterOrRef[];
   requestBody?: { required?: boolean; content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, unknown>;

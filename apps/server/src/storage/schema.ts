@@ -21,6 +21,7 @@ export interface DatabaseSchema {
   forum_posts: ForumPostTable;
   forum_comments: ForumCommentTable;
   forum_votes: ForumVoteTable;
+  forum_idempotency_keys: ForumIdempotencyKeyTable;
 }
 
 export interface MetaTable {
@@ -39,6 +40,7 @@ export interface InboxApiKeyTable {
 export interface ForumAgentTable {
   agent_id: string;
   name: string;
+  description: string | null;
   key_hash: string | null;
   created_at: string;
 }
@@ -157,16 +159,15 @@ export interface WebhookDeliveryTable {
 }
 
 export interface ForumCommunityTable {
-  tenant_id: string;
   community_id: string;
   name: string;
   display_name: string;
+  description: string | null;
   created_at: string;
 }
 
 export interface ForumPostTable {
   post_id: string;
-  tenant_id: string;
   community_id: string;
   author_id: string;
   title: string;
@@ -181,12 +182,22 @@ export interface ForumPostTable {
 
 export interface ForumCommentTable {
   comment_id: string;
-  tenant_id: string;
   post_id: string;
   parent_id: string | null;
   author_id: string;
   content: string;
   created_at: string;
+  deleted_at: string | null;
+}
+
+/** The answer a forum write gave, kept under its Idempotency-Key for 24 hours. */
+export interface ForumIdempotencyKeyTable {
+  agent_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  status: number;
+  response: string;
+  created_at_ms: number;
 }
 
 export type VoteDirectionValue = "up" | "down";

@@ -2,34 +2,31 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoTimestamp } from "../../clock.ts";
 import { DEFAULT_COMMUNITY } from "../../forum/default-community.ts";
 import { hotRank } from "../../forum/hot-rank.ts";
-import { toCommunityRow } from "../../forum/records.ts";
 import { newUuid } from "../../ids.ts";
 import { openTestStorage } from "../../testing/test-database.ts";
 import type { Storage } from "../open-storage.ts";
 import type { ForumStore } from "./forum-store.ts";
 
-// Over HTTP each API key is one agent, so a post's score stays within -1..1 and hot order equals age order. The
-// storage keeps one vote per agent and post, so several agents of one tenant show the score part of the formula.
+// The hot rank column follows the anchor's formula as votes of many agents arrive.
 let storage: Storage;
-let repository: ForumStore;
-const tenantId = newUuid();
+let forum: ForumStore;
+const authorId = newUuid();
 const HOUR = 3_600_000;
 const start = Date.parse("2026-11-22T00:00:00.000Z");
+let voters = 0;
 
 beforeAll(async () => {
   storage = await openTestStorage();
-  repository = storage.forum;
-  await storage.keys.registerForumKey("hash", { agentId: tenantId, agentName: "ranker" }, isoTimestamp(start));
-  await repository.ensureCommunity(toCommunityRow(DEFAULT_COMMUNITY), isoTimestamp(start));
+  forum = storage.forum;
+  await storage.keys.registerAgent("author", { agentId: authorId, name: "ranker", description: null }, isoTimestamp(start));
 });
 afterAll(() => storage.close());
 
 async function post(title: string, createdAtMs: number) {
-  return repository.createPost({
+  return forum.createPost({
     postId: newUuid(),
-    tenantId,
     communityId: DEFAULT_COMMUNITY.id,
-    authorId: tenantId,
+    authorId,
     title,
     content: title,
     url: null,
@@ -41,36 +38,44 @@ async function post(title: string, createdAtMs: number) {
 const rankOf = (upvotes: number, downvotes: number, createdAt: string) =>
   hotRank(upvotes, downvotes, Date.parse(createdAt));
 
-async function upvote(postId: string, agents: number) {
+async function vote(postId: string, agents: number, direction: "up" | "down", at = start) {
   for (let i = 0; i < agents; i++) {
-    await repository.vote(tenantId, postId, newUuid(), "up", isoTimestamp(start), rankOf);
+    voters += 1;
+    await forum.vote(postId, `voter-${voters}`, direction, isoTimestamp(at), rankOf);
   }
 }
+
+const hot = async (limit = 10) =>
+  (await forum.listPosts({ sort: "hot", communityName: null, limit, offset: 0 }, authorId)).map((p) => p.title);
 
 describe("hot rank column", () => {
   it("is updated on every vote: ten up votes are worth 12.5 hours of age, and no more", async () => {
     const older = await post("older", start);
     const younger = await post("younger by 12 h", start + 12 * HOUR);
-    const titles = async () => (await repository.listPosts(tenantId, "hot", 10, 0)).map((p) => p.title);
-    expect(await titles()).toEqual(["younger by 12 h", "older"]);
-    await upvote(older.post_id, 10);
-    expect(await titles()).toEqual(["older", "younger by 12 h"]);
+    expect(await hot()).toEqual(["younger by 12 h", "older"]);
+    await vote(older.post_id, 10, "up");
+    expect(await hot()).toEqual(["older", "younger by 12 h"]);
 
     await post("younger by 13 h", start + 13 * HOUR);
-    expect((await titles())[0]).toBe("younger by 13 h");
-    expect(await titles()).toEqual(["younger by 13 h", "older", "younger by 12 h"]);
-    await upvote(younger.post_id, 1);
-    expect((await repository.findPost(tenantId, younger.post_id))?.upvotes).toBe(1);
+    expect(await hot()).toEqual(["younger by 13 h", "older", "younger by 12 h"]);
+    await vote(younger.post_id, 1, "up");
+    expect((await forum.findPost(younger.post_id, authorId))?.upvotes).toBe(1);
   });
 
   it("ranks a negative score below a neutral one of the same age", async () => {
     const at = start + 100 * HOUR;
     const neutral = await post("neutral", at);
     const disliked = await post("disliked", at);
-    for (let i = 0; i < 10; i++) {
-      await repository.vote(tenantId, disliked.post_id, newUuid(), "down", isoTimestamp(at), rankOf);
-    }
-    const ranked = (await repository.listPosts(tenantId, "hot", 2, 0)).map((p) => p.post_id);
-    expect(ranked).toEqual([neutral.post_id, disliked.post_id]);
+    await vote(disliked.post_id, 10, "down", at);
+    expect((await hot(2)).slice(0, 2)).toEqual(["neutral", "disliked"]);
+    expect(neutral.my_vote).toBeNull();
+  });
+
+  it("refuses the author's own vote and shows each viewer their vote", async () => {
+    const own = await post("own", start);
+    expect(await forum.vote(own.post_id, authorId, "up", isoTimestamp(start), rankOf)).toBe("self");
+    await forum.vote(own.post_id, "viewer", "down", isoTimestamp(start), rankOf);
+    expect((await forum.findPost(own.post_id, "viewer"))?.my_vote).toBe("down");
+    expect((await forum.findPost(own.post_id, authorId))?.my_vote).toBeNull();
   });
 });

@@ -1,12 +1,12 @@
+import type { Transaction } from "kysely";
 import type { ServerDatabase } from "../database.ts";
-import type { VoteDirectionValue } from "../schema.ts";
+import type { DatabaseSchema, VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
 export type PostSort = "hot" | "new";
 
 export interface NewPost {
   postId: string;
-  tenantId: string;
   communityId: string;
   authorId: string;
   title: string;
@@ -18,7 +18,6 @@ export interface NewPost {
 
 export interface NewComment {
   commentId: string;
-  tenantId: string;
   postId: string;
   parentId: string | null;
   authorId: string;
@@ -26,7 +25,15 @@ export interface NewComment {
   createdAt: string;
 }
 
-/** A post with its author's name and its community's names (null when either is gone). */
+export interface NewCommunity {
+  communityId: string;
+  name: string;
+  displayName: string;
+  description: string | null;
+  createdAt: string;
+}
+
+/** A post with its author's and community's names (null when either is gone) and the viewer's vote. */
 export interface PostRow {
   post_id: string;
   title: string;
@@ -41,9 +48,10 @@ export interface PostRow {
   community_id: string;
   community_name: string | null;
   community_display_name: string | null;
+  my_vote: VoteDirectionValue | null;
 }
 
-/** A comment with its author's name. */
+/** A comment with its author's name; `deleted_at` is set once its author deleted it. */
 export interface CommentRow {
   comment_id: string;
   post_id: string;
@@ -52,15 +60,54 @@ export interface CommentRow {
   created_at: string;
   author_id: string;
   author_name: string | null;
+  deleted_at: string | null;
 }
 
 export interface CommunityRow {
   community_id: string;
   name: string;
   display_name: string;
+  description: string | null;
+  created_at: string;
+}
+
+export interface AgentRow {
+  agent_id: string;
+  name: string;
+  description: string | null;
+  created_at: string;
+}
+
+export interface PostListing {
+  sort: PostSort;
+  /** Only posts of the community with this name (none when there is no such community). */
+  communityName: string | null;
+  limit: number;
+  offset: number;
 }
 
 export type CreateCommentResult = { created: CommentRow } | { missing: "post" | "parent" };
+export type CreateCommunityResult = { created: CommunityRow } | { nameTaken: true };
+/** The outcome of deleting one's own content. */
+export type DeleteResult = "deleted" | "forbidden" | "missing";
+
+/** An answer as a forum write gave it, replayed for a repeated Idempotency-Key. */
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+export interface IdempotentWrite {
+  agentId: string;
+  key: string;
+  /** Tells a repeat of the same request from another request under the same key. */
+  requestHash: string;
+  nowMs: number;
+  /** Records older than this have expired and are taken over. */
+  notBeforeMs: number;
+}
+
+export type IdempotentWriteResult = { answer: StoredAnswer } | { keyReused: true };
 
 export interface VoteResult {
   vote: VoteDirectionValue | null;
@@ -69,42 +116,53 @@ export interface VoteResult {
   downvotes: number;
 }
 
-/** The forum's posts, comments, votes and communities, always within one tenant. */
+/** The one forum: its agents, communities, posts, comments and votes. */
 export interface ForumStore {
-  /** Gives every forum tenant the default community (idempotent). */
-  ensureCommunity(community: CommunityRow, at: string): Promise<void>;
-  findCommunity(tenantId: string, communityId: string): Promise<CommunityRow | null>;
+  /**
+   * Runs a write under an Idempotency-Key, in one transaction with the key's record: the first request under the key
+   * writes and its answer is kept; a repeat of the same request gets that answer and writes nothing; another request
+   * under the key is refused. Concurrent repeats on any instance wait for the first to commit.
+   */
+  idempotentWrite(write: IdempotentWrite, run: (forum: ForumStore) => Promise<StoredAnswer>): Promise<IdempotentWriteResult>;
+  findAgent(agentId: string): Promise<AgentRow | null>;
+  listCommunities(limit: number, offset: number): Promise<CommunityRow[]>;
+  createCommunity(community: NewCommunity): Promise<CreateCommunityResult>;
+  findCommunityByName(name: string): Promise<CommunityRow | null>;
+  findCommunity(communityId: string): Promise<CommunityRow | null>;
   createPost(post: NewPost): Promise<PostRow>;
-  findPost(tenantId: string, postId: string): Promise<PostRow | null>;
-  /** Up to `limit` posts after skipping `offset`, ordered by `sort`, ties by id. */
-  listPosts(tenantId: string, sort: PostSort, limit: number, offset: number): Promise<PostRow[]>;
+  /** A post, with `viewerId`'s vote on it. */
+  findPost(postId: string, viewerId: string): Promise<PostRow | null>;
+  /** Up to `limit` posts after skipping `offset`, ordered by `sort`, ties by id, with `viewerId`'s votes. */
+  listPosts(listing: PostListing, viewerId: string): Promise<PostRow[]>;
+  /** Deletes an agent's own post with its comments and votes. */
+  deletePost(postId: string, agentId: string): Promise<DeleteResult>;
   /** Adds a comment and counts it on its post, in one transaction. */
   createComment(comment: NewComment): Promise<CreateCommentResult>;
-  /** The post's comments, oldest first; null when the post does not exist in the tenant. */
-  listComments(tenantId: string, postId: string, limit: number, offset: number): Promise<CommentRow[] | null>;
+  /** The post's comments, oldest first; null when there is no such post. */
+  listComments(postId: string, limit: number, offset: number): Promise<CommentRow[] | null>;
+  /** Marks an agent's own comment deleted (it keeps its place) and stops counting it on its post; a comment deleted before is missing. */
+  deleteComment(commentId: string, agentId: string, at: string): Promise<DeleteResult>;
   /**
    * Applies a vote (first vote, same direction again to remove, other direction to flip) and updates the post's
    * counts and rank, in one transaction that holds the post, so votes through any instance are all counted. Null when
-   * the post does not exist in the tenant.
+   * the post does not exist; "self" when the voter wrote it.
    */
   vote(
-    tenantId: string,
     postId: string,
     agentId: string,
     direction: VoteDirectionValue,
     at: string,
     rankOf: (upvotes: number, downvotes: number, createdAt: string) => number,
-  ): Promise<VoteResult | null>;
+  ): Promise<VoteResult | "self" | null>;
 }
 
-/** Posts with their author's name and their community. */
-const selectPosts = (db: ServerDatabase) =>
+/** Posts with their author's name, their community, and the viewer's vote. */
+const selectPosts = (db: ServerDatabase, viewerId: string) =>
   db
     .selectFrom("forum_posts as p")
     .leftJoin("forum_agents as a", "a.agent_id", "p.author_id")
-    .leftJoin("forum_communities as c", (join) =>
-      join.onRef("c.tenant_id", "=", "p.tenant_id").onRef("c.community_id", "=", "p.community_id"),
-    )
+    .leftJoin("forum_communities as c", "c.community_id", "p.community_id")
+    .leftJoin("forum_votes as v", (join) => join.onRef("v.post_id", "=", "p.post_id").on("v.agent_id", "=", viewerId))
     .select([
       "p.post_id",
       "p.title",
@@ -119,6 +177,7 @@ const selectPosts = (db: ServerDatabase) =>
       "p.community_id",
       "c.name as community_name",
       "c.display_name as community_display_name",
+      "v.direction as my_vote",
     ]);
 
 /** Comments with their author's name. */
@@ -134,7 +193,13 @@ const selectComments = (db: ServerDatabase) =>
       "m.created_at",
       "m.author_id",
       "a.name as author_name",
+      "m.deleted_at",
     ]);
+
+const communityColumns = ["community_id", "name", "display_name", "description", "created_at"] as const;
+
+/** What a deleted comment shows in place of its text. */
+export const DELETED_COMMENT = "[deleted]";
 
 export class SqlForumStore implements ForumStore {
   readonly #db: ServerDatabase;
@@ -145,44 +210,102 @@ export class SqlForumStore implements ForumStore {
     this.#dialect = dialect;
   }
 
-  async ensureCommunity(community: CommunityRow, at: string): Promise<void> {
-    await this.#db
-      .insertInto("forum_communities")
-      .columns(["tenant_id", "community_id", "name", "display_name", "created_at"])
-      .expression((eb) =>
-        eb
-          .selectFrom("forum_agents")
-          .select([
-            "agent_id",
-            eb.val(community.community_id).as("community_id"),
-            eb.val(community.name).as("name"),
-            eb.val(community.display_name).as("display_name"),
-            eb.val(at).as("created_at"),
-          ])
-          // SQLite reads `on conflict` after a bare `select ... from` as a join's `on`: a where clause ends the select.
-          .where("agent_id", "is not", null),
-      )
-      .onConflict((oc) => oc.doNothing())
+  idempotentWrite(write: IdempotentWrite, run: (forum: ForumStore) => Promise<StoredAnswer>) {
+    return this.#inTransaction(async (trx): Promise<IdempotentWriteResult> => {
+      const fresh = { request_hash: write.requestHash, status: 0, response: "", created_at_ms: write.nowMs };
+      const claimed = await trx
+        .insertInto("forum_idempotency_keys")
+        .values({ agent_id: write.agentId, idempotency_key: write.key, ...fresh })
+        .onConflict((oc) =>
+          oc
+            .columns(["agent_id", "idempotency_key"])
+            .doUpdateSet(fresh)
+            .where("forum_idempotency_keys.created_at_ms", "<", write.notBeforeMs),
+        )
+        .returning("agent_id")
+        .executeTakeFirst();
+      if (!claimed) {
+        const earlier = await trx
+          .selectFrom("forum_idempotency_keys")
+          .select(["request_hash", "status", "response"])
+          .where("agent_id", "=", write.agentId)
+          .where("idempotency_key", "=", write.key)
+          .executeTakeFirstOrThrow();
+        return earlier.request_hash === write.requestHash
+          ? { answer: { status: earlier.status, body: earlier.response } }
+          : { keyReused: true };
+      }
+      const answer = await run(new SqlForumStore(trx, this.#dialect));
+      await trx
+        .updateTable("forum_idempotency_keys")
+        .set({ status: answer.status, response: answer.body })
+        .where("agent_id", "=", write.agentId)
+        .where("idempotency_key", "=", write.key)
+        .execute();
+      return { answer };
+    });
+  }
+
+  async findAgent(agentId: string) {
+    const row = await this.#db
+      .selectFrom("forum_agents")
+      .select(["agent_id", "name", "description", "created_at"])
+      .where("agent_id", "=", agentId)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  listCommunities(limit: number, offset: number) {
+    return this.#db
+      .selectFrom("forum_communities")
+      .select(communityColumns)
+      .orderBy("created_at", "asc")
+      .orderBy("community_id", "asc")
+      .limit(this.#dialect.rowCount(limit))
+      .offset(this.#dialect.rowCount(offset))
       .execute();
   }
 
-  async findCommunity(tenantId: string, communityId: string) {
+  async createCommunity(community: NewCommunity): Promise<CreateCommunityResult> {
+    const created = await this.#db
+      .insertInto("forum_communities")
+      .values({
+        community_id: community.communityId,
+        name: community.name,
+        display_name: community.displayName,
+        description: community.description,
+        created_at: community.createdAt,
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning(communityColumns)
+      .executeTakeFirst();
+    return created ? { created } : { nameTaken: true };
+  }
+
+  async findCommunityByName(name: string) {
     const row = await this.#db
       .selectFrom("forum_communities")
-      .select(["community_id", "name", "display_name"])
-      .where("tenant_id", "=", tenantId)
+      .select(communityColumns)
+      .where("name", "=", name)
+      .executeTakeFirst();
+    return row ?? null;
+  }
+
+  async findCommunity(communityId: string) {
+    const row = await this.#db
+      .selectFrom("forum_communities")
+      .select(communityColumns)
       .where("community_id", "=", communityId)
       .executeTakeFirst();
     return row ?? null;
   }
 
   createPost(post: NewPost): Promise<PostRow> {
-    return this.#db.transaction().execute(async (trx) => {
+    return this.#inTransaction(async (trx) => {
       await trx
         .insertInto("forum_posts")
         .values({
           post_id: post.postId,
-          tenant_id: post.tenantId,
           community_id: post.communityId,
           author_id: post.authorId,
           title: post.title,
@@ -195,31 +318,49 @@ export class SqlForumStore implements ForumStore {
           created_at: post.createdAt,
         })
         .execute();
-      return selectPosts(trx).where("p.post_id", "=", post.postId).executeTakeFirstOrThrow();
+      return selectPosts(trx, post.authorId).where("p.post_id", "=", post.postId).executeTakeFirstOrThrow();
     });
   }
 
-  async findPost(tenantId: string, postId: string) {
-    const row = await selectPosts(this.#db)
-      .where("p.tenant_id", "=", tenantId)
-      .where("p.post_id", "=", postId)
-      .executeTakeFirst();
+  async findPost(postId: string, viewerId: string) {
+    const row = await selectPosts(this.#db, viewerId).where("p.post_id", "=", postId).executeTakeFirst();
     return row ?? null;
   }
 
-  listPosts(tenantId: string, sort: PostSort, limit: number, offset: number): Promise<PostRow[]> {
-    return selectPosts(this.#db)
-      .where("p.tenant_id", "=", tenantId)
-      .orderBy(sort === "hot" ? "p.hot_rank" : "p.created_at", "desc")
+  listPosts(listing: PostListing, viewerId: string): Promise<PostRow[]> {
+    let query = selectPosts(this.#db, viewerId);
+    if (listing.communityName !== null) {
+      query = query.where("c.name", "=", listing.communityName);
+    }
+    return query
+      .orderBy(listing.sort === "hot" ? "p.hot_rank" : "p.created_at", "desc")
       .orderBy("p.post_id", "asc")
-      .limit(this.#dialect.rowCount(limit))
-      .offset(this.#dialect.rowCount(offset))
+      .limit(this.#dialect.rowCount(listing.limit))
+      .offset(this.#dialect.rowCount(listing.offset))
       .execute();
   }
 
+  deletePost(postId: string, agentId: string): Promise<DeleteResult> {
+    return this.#inTransaction(async (trx) => {
+      const post = await this.#dialect
+        .lockRows(trx.selectFrom("forum_posts").select("author_id").where("post_id", "=", postId))
+        .executeTakeFirst();
+      if (!post) {
+        return "missing";
+      }
+      if (post.author_id !== agentId) {
+        return "forbidden";
+      }
+      await trx.deleteFrom("forum_votes").where("post_id", "=", postId).execute();
+      await trx.deleteFrom("forum_comments").where("post_id", "=", postId).execute();
+      await trx.deleteFrom("forum_posts").where("post_id", "=", postId).execute();
+      return "deleted";
+    });
+  }
+
   createComment(comment: NewComment): Promise<CreateCommentResult> {
-    return this.#db.transaction().execute(async (trx) => {
-      if (!(await this.#postExists(trx, comment.tenantId, comment.postId))) {
+    return this.#inTransaction(async (trx) => {
+      if (!(await this.#postExists(trx, comment.postId))) {
         return { missing: "post" as const };
       }
       if (comment.parentId !== null) {
@@ -228,7 +369,6 @@ export class SqlForumStore implements ForumStore {
           .select("comment_id")
           .where("comment_id", "=", comment.parentId)
           .where("post_id", "=", comment.postId)
-          .where("tenant_id", "=", comment.tenantId)
           .executeTakeFirst();
         if (!parent) {
           return { missing: "parent" as const };
@@ -238,7 +378,6 @@ export class SqlForumStore implements ForumStore {
         .insertInto("forum_comments")
         .values({
           comment_id: comment.commentId,
-          tenant_id: comment.tenantId,
           post_id: comment.postId,
           parent_id: comment.parentId,
           author_id: comment.authorId,
@@ -257,8 +396,8 @@ export class SqlForumStore implements ForumStore {
     });
   }
 
-  async listComments(tenantId: string, postId: string, limit: number, offset: number) {
-    if (!(await this.#postExists(this.#db, tenantId, postId))) {
+  async listComments(postId: string, limit: number, offset: number) {
+    if (!(await this.#postExists(this.#db, postId))) {
       return null;
     }
     return selectComments(this.#db)
@@ -270,26 +409,58 @@ export class SqlForumStore implements ForumStore {
       .execute();
   }
 
+  deleteComment(commentId: string, agentId: string, at: string): Promise<DeleteResult> {
+    return this.#inTransaction(async (trx) => {
+      const comment = await this.#dialect
+        .lockRows(
+          trx
+            .selectFrom("forum_comments")
+            .select(["author_id", "post_id", "deleted_at"])
+            .where("comment_id", "=", commentId),
+        )
+        .executeTakeFirst();
+      // A comment deleted before is gone as far as deleting goes, though it keeps its place in the thread.
+      if (!comment || comment.deleted_at !== null) {
+        return "missing";
+      }
+      if (comment.author_id !== agentId) {
+        return "forbidden";
+      }
+      await trx
+        .updateTable("forum_comments")
+        .set({ content: DELETED_COMMENT, deleted_at: at })
+        .where("comment_id", "=", commentId)
+        .execute();
+      await trx
+        .updateTable("forum_posts")
+        .set((eb) => ({ comment_count: eb("comment_count", "-", 1) }))
+        .where("post_id", "=", comment.post_id)
+        .execute();
+      return "deleted";
+    });
+  }
+
   vote(
-    tenantId: string,
     postId: string,
     agentId: string,
     direction: VoteDirectionValue,
     at: string,
     rankOf: (upvotes: number, downvotes: number, createdAt: string) => number,
-  ): Promise<VoteResult | null> {
-    return this.#db.transaction().execute(async (trx) => {
+  ): Promise<VoteResult | "self" | null> {
+    return this.#inTransaction(async (trx) => {
       const post = await this.#dialect
         .lockRows(
           trx
             .selectFrom("forum_posts")
-            .select(["upvotes", "downvotes", "created_at"])
-            .where("tenant_id", "=", tenantId)
+            .select(["upvotes", "downvotes", "created_at", "author_id"])
             .where("post_id", "=", postId),
         )
         .executeTakeFirst();
       if (!post) {
         return null;
+      }
+      if (post.author_id === agentId) {
+        return "self" as const;
       }
       const existing = await trx
         .selectFrom("forum_votes")
@@ -337,13 +508,13 @@ export class SqlForumStore implements ForumStore {
     });
   }
 
-  async #postExists(db: ServerDatabase, tenantId: string, postId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom("forum_posts")
-      .select("post_id")
-      .where("tenant_id", "=", tenantId)
-      .where("post_id", "=", postId)
-      .executeTakeFirst();
+  /** Runs `work` in a transaction: a new one, or the one this store was made on (an idempotent write's). */
+  #inTransaction<T>(work: (trx: ServerDatabase) => Promise<T>): Promise<T> {
+    return this.#db.isTransaction ? work(this.#db) : this.#db.transaction().execute(work);
+  }
+
+  async #postExists(db: ServerDatabase | Transaction<DatabaseSchema>, postId: string): Promise<boolean> {
+    const row = await db.selectFrom("forum_posts").select("post_id").where("post_id", "=", postId).executeTakeFirst();
     return row !== undefined;
   }
 }

@@ -6,12 +6,15 @@ export interface KeyStore {
   findForumKey(keyHash: string): Promise<{ agentId: string; agentName: string } | null>;
   /** Registers an Inbox API key for a new pod; a hash already registered keeps its pod, which is answered. */
   registerInboxKey(keyHash: string, podId: string, at: string): Promise<{ podId: string }>;
-  /** Registers a forum key for a new agent; a hash already registered keeps its agent, which is answered. */
-  registerForumKey(
+  /**
+   * Registers a new agent with the hash of its forum key. A hash already registered keeps its agent, which is
+   * answered; a name another agent has is taken.
+   */
+  registerAgent(
     keyHash: string,
-    agent: { agentId: string; agentName: string },
+    agent: { agentId: string; name: string; description: string | null },
     at: string,
-  ): Promise<{ agentId: string; agentName: string }>;
+  ): Promise<{ agentId: string; agentName: string } | { nameTaken: true }>;
 }
 
 export class SqlKeyStore implements KeyStore {
@@ -53,16 +56,20 @@ export class SqlKeyStore implements KeyStore {
     return stored;
   }
 
-  async registerForumKey(keyHash: string, agent: { agentId: string; agentName: string }, at: string) {
+  async registerAgent(keyHash: string, agent: { agentId: string; name: string; description: string | null }, at: string) {
     await this.#db
       .insertInto("forum_agents")
-      .values({ agent_id: agent.agentId, name: agent.agentName, key_hash: keyHash, created_at: at })
-      .onConflict((oc) => oc.column("key_hash").doNothing())
+      .values({
+        agent_id: agent.agentId,
+        name: agent.name,
+        description: agent.description,
+        key_hash: keyHash,
+        created_at: at,
+      })
+      .onConflict((oc) => oc.doNothing())
       .execute();
-    const stored = await this.findForumKey(keyHash);
-    if (!stored) {
-      throw new Error("The API key was not stored.");
-    }
-    return stored;
+    // Either this insert, an earlier registration of the same key, or another agent holding the name.
+    return (await this.findForumKey(keyHash)) ?? { nameTaken: true as const };
   }
+
 }

@@ -1,6 +1,7 @@
 import type { MigrationProvider } from "kysely/migration";
 import { initial } from "./0001-initial.ts";
 import { sharedDatabase } from "./0002-shared-database.ts";
+import { oneForum } from "./0003-one-forum.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -8,5 +9,6 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
   getMigrations: async () => ({
     "0001_initial": initial(types),
     "0002_shared_database": sharedDatabase(types),
+    "0003_one_forum": oneForum(types),
   }),
 });
