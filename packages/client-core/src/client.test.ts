@@ -36,6 +36,20 @@ interface paths {
       responses: { 200: Json<Thing>; 404: Json<ErrorBody> };
     };
   };
+  "/v1/things/{id}/flip": {
+    post: {
+      parameters: { path: { id: string } };
+      requestBody?: never;
+      responses: { 200: Json<Thing>; 404: Json<ErrorBody> };
+    };
+  };
+  "/v1/signup": {
+    post: {
+      parameters: { query?: never };
+      requestBody: Json<{ name: string }>;
+      responses: { 201: Json<{ key: string }>; 400: Json<ErrorBody> };
+    };
+  };
 }
 
 const tokenService: ServiceDefinition<TokenPage> = {
@@ -209,6 +223,96 @@ describe("call styles", () => {
     client.eject(middleware);
     await client.get("/v1/things");
     expect(requests.map((r) => r.headers.get("x-traced"))).toEqual(["yes", "yes", null]);
+  });
+});
+
+describe("a service with operations that need no key", () => {
+  const openService: ServiceDefinition<TokenPage> = {
+    ...tokenService,
+    publicOperations: new Set(["POST /v1/signup"]),
+  };
+  const openClient = (options: ClientOptions) => createApiClient<paths, TokenPage>(openService, options);
+
+  it("makes a client without a key, which calls those operations with no Authorization header", async () => {
+    vi.stubEnv("THINGS_API_KEY", "");
+    const { fetch, requests } = fakeFetch([Response.json({ key: "key_new" }, { status: 201 })]);
+    await expect(openClient({ fetch }).post("/v1/signup", { body: { name: "ada" } })).resolves.toEqual({
+      key: "key_new",
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.headers.has("authorization")).toBe(false);
+  });
+
+  it("rejects any other call of that client before sending it, naming the call, the option and the variable", async () => {
+    vi.stubEnv("THINGS_API_KEY", "");
+    const { fetch, requests } = fakeFetch();
+    const client = openClient({ fetch });
+    const message =
+      "Missing API key for GET /v1/things: pass { apiKey } to createThingsClient() or set the THINGS_API_KEY environment variable.";
+    await expect(client.get("/v1/things")).rejects.toThrow(message);
+    await expect(client.GET("/v1/things")).rejects.toBeInstanceOf(PigeonholeError);
+    await expect(client.paginate("/v1/things").toArray()).rejects.toThrow(message);
+    await expect(client.post("/v1/things/{id}/flip", { params: { path: { id: "t1" } } })).rejects.toThrow(
+      "Missing API key for POST /v1/things/{id}/flip",
+    );
+    expect(requests).toEqual([]);
+  });
+
+  it("sends the key, when there is one, on every call", async () => {
+    const { fetch, requests } = fakeFetch();
+    const client = openClient({ apiKey: "key_1", fetch });
+    await client.post("/v1/signup", { body: { name: "ada" } });
+    await client.get("/v1/things");
+    expect(requests.map((r) => r.headers.get("authorization"))).toEqual(["Bearer key_1", "Bearer key_1"]);
+  });
+});
+
+describe("a service whose idempotency header only some writes take", () => {
+  const selective: ServiceDefinition<TokenPage> = {
+    ...tokenService,
+    idempotentOperations: new Set(["POST /v1/things"]),
+  };
+  const client = (fetch: ClientOptions["fetch"]) =>
+    createApiClient<paths, TokenPage>(selective, { apiKey: "k", fetch });
+  const flip = (
+    fetch: ClientOptions["fetch"],
+    init: { fetch?: ClientOptions["fetch"]; idempotencyKey?: string } = {},
+  ) => client(fetch).post("/v1/things/{id}/flip", { params: { path: { id: "t1" } }, ...init });
+
+  it("sends one key on every attempt of a write that takes it, and retries it after a 503", async () => {
+    const { fetch, requests } = fakeFetch([503, 503, Response.json({ id: "t1" }, { status: 201 })]);
+    await expect(client(fetch).post("/v1/things", { body: { name: "x" } })).resolves.toEqual({ id: "t1" });
+    const keys = requests.map((r) => r.headers.get("idempotency-key"));
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys).toEqual([keys[0], keys[0], keys[0]]);
+  });
+
+  it("sends no key with another write, and does not repeat it after a 503", async () => {
+    const { fetch, requests } = fakeFetch([503, Response.json({ id: "t1" })]);
+    await expect(flip(fetch)).rejects.toMatchObject({ status: 503 });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.headers.has("idempotency-key")).toBe(false);
+  });
+
+  it("treats a per-call fetch the same way", async () => {
+    const own = fakeFetch([503, Response.json({ id: "t1" })]);
+    await expect(flip(fakeFetch().fetch, { fetch: own.fetch })).rejects.toMatchObject({ status: 503 });
+    expect(own.requests).toHaveLength(1);
+    expect(own.requests[0]?.headers.has("idempotency-key")).toBe(false);
+  });
+
+  it("refuses an idempotencyKey for a write that does not take it, sending nothing", async () => {
+    const { fetch, requests } = fakeFetch();
+    await expect(flip(fetch, { idempotencyKey: "k-1" })).rejects.toThrow(
+      "POST /v1/things/{id}/flip takes no Idempotency-Key: remove idempotencyKey from this call.",
+    );
+    expect(requests).toEqual([]);
+  });
+
+  it("still retries reads", async () => {
+    const { fetch, requests } = fakeFetch([503, Response.json({ things: [], next_page_token: null })]);
+    await client(fetch).get("/v1/things");
+    expect(requests).toHaveLength(2);
   });
 });
 

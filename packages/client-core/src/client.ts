@@ -12,7 +12,7 @@ import type { Hooks } from "./hooks.js";
 import type { PageCursor } from "./list-pages.js";
 import { pageItems } from "./list-pages.js";
 import { paginate } from "./pagination.js";
-import type { ApiCalls, ClientMethod } from "./path-types.js";
+import type { ApiCalls, ClientMethod, OperationKey } from "./path-types.js";
 import { createTransport, type Fetch, type RequestOptions, type TransportOptions } from "./transport.js";
 import { type ErrorFromResponse, unwrap } from "./unwrap.js";
 
@@ -40,7 +40,10 @@ export interface ClientOptions extends Hooks {
   logger?: Hooks | undefined;
 }
 
-/** How one service differs: its environment, its address, its paging style, its idempotency header and its errors. */
+/**
+ * How one service differs: its environment, its address, its paging style, its idempotency header, the operations
+ * that need no key and its errors.
+ */
 export interface ServiceDefinition<TPage> {
   /** Name of the factory function, quoted in configuration errors. */
   factory: string;
@@ -49,6 +52,16 @@ export interface ServiceDefinition<TPage> {
   defaultBaseUrl: string;
   /** The header the service deduplicates writes by, if it has one. */
   idempotencyHeader?: string;
+  /**
+   * The writes that take `idempotencyHeader`, such as `"POST /v1/things"` (the spec's path); any other write is sent
+   * without it, and retried only where that cannot apply it twice. Without this set every write takes the header.
+   */
+  idempotentOperations?: ReadonlySet<OperationKey>;
+  /**
+   * The operations that need no API key (a spec's `security: []`). When the service has some, a client can be made
+   * without a key to call them; any other call of that client then rejects, saying the key is missing.
+   */
+  publicOperations?: ReadonlySet<OperationKey>;
   pageCursor: PageCursor<TPage>;
   /** The service's error classes (from `defineServiceErrors`); the throwing style throws what `fromResponse` builds. */
   errors: { fromResponse: ErrorFromResponse };
@@ -86,11 +99,17 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
   service: ServiceDefinition<TPage>,
   options: ClientOptions = {},
 ): ApiClient<Paths, TPage, Options> {
-  const apiKey = options.apiKey ?? readEnv(service.apiKeyEnv);
-  if (typeof apiKey !== "string" || apiKey.trim() === "") {
-    throw new PigeonholeError(
-      `Missing API key: pass { apiKey } to ${service.factory}() or set the ${service.apiKeyEnv} environment variable.`,
+  const key = options.apiKey ?? readEnv(service.apiKeyEnv);
+  const apiKey = typeof key === "string" && key.trim() !== "" ? key : undefined;
+  const missingKey = (operation?: OperationKey) => {
+    const what = operation === undefined ? "Missing API key" : `Missing API key for ${operation}`;
+    return new PigeonholeError(
+      `${what}: pass { apiKey } to ${service.factory}() or set the ${service.apiKeyEnv} environment variable.`,
     );
+  };
+  // A service whose every operation needs a key is told at once; one with public operations when a call needs it.
+  if (apiKey === undefined && !service.publicOperations?.size) {
+    throw missingKey();
   }
   const baseUrl = options.baseUrl ?? readEnv(service.baseUrlEnv) ?? service.defaultBaseUrl;
   if (!URL.canParse(baseUrl)) {
@@ -100,14 +119,21 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
   }
 
   // The client's options are the transport's (fetch, timeout, retries, logging, hooks) plus a few it ignores.
-  const transportOptions: TransportOptions = { ...options, idempotencyHeader: service.idempotencyHeader };
+  const { idempotencyHeader, idempotentOperations } = service;
+  const keyedOptions: TransportOptions = { ...options, idempotencyHeader };
+  // Writes that do not take the idempotency header go through a transport without it: no key, no unsafe retries.
+  const unkeyedOptions: TransportOptions = { ...options, idempotencyHeader: undefined };
+  const unkeyedTransport =
+    idempotencyHeader === undefined || idempotentOperations === undefined ? undefined : createTransport(unkeyedOptions);
   const http = createClient<Paths>({
     baseUrl,
     // defaultHeaders come second, so they can replace the Authorization header or remove it with null.
-    headers: Object.fromEntries(mergeHeaders({ Authorization: `Bearer ${apiKey}` }, options.defaultHeaders)),
+    headers: Object.fromEntries(
+      mergeHeaders(apiKey === undefined ? {} : { Authorization: `Bearer ${apiKey}` }, options.defaultHeaders),
+    ),
     // Built once here rather than by openapi-fetch on every call.
     querySerializer: createQuerySerializer(),
-    fetch: createTransport(transportOptions),
+    fetch: createTransport(keyedOptions),
   });
   const loose = http as unknown as Record<Uppercase<ClientMethod>, LooseMethod>;
   const toError = service.errors.fromResponse;
@@ -115,12 +141,28 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
   const middlewares = new Set<Middleware>();
 
   /**
-   * A per-call `fetch` replaces the transport in openapi-fetch, so it is wrapped in one of its own: the call keeps
-   * its timeouts, retries and idempotency key.
+   * Sends one call through the transport its operation needs. A per-call `fetch` replaces the transport in
+   * openapi-fetch, so it is wrapped in one of its own: the call keeps its timeouts, retries and idempotency key.
    */
   function send(method: Uppercase<ClientMethod>, path: string, init?: LooseInit) {
+    // Named only where a set is consulted, so that the common call builds no string.
+    const operation = (): OperationKey => `${method} ${path}`;
+    if (apiKey === undefined && !service.publicOperations?.has(operation())) {
+      return Promise.reject(missingKey(operation()));
+    }
+    const unkeyed = unkeyedTransport !== undefined && method !== "GET" && !idempotentOperations?.has(operation());
+    if (unkeyed && init?.idempotencyKey !== undefined) {
+      // Sent anyway, the key would be ignored, and a retry could apply the write twice.
+      return Promise.reject(
+        new PigeonholeError(`${operation()} takes no ${idempotencyHeader}: remove idempotencyKey from this call.`),
+      );
+    }
     const fetch = init?.fetch as Fetch | undefined;
-    return loose[method](path, fetch ? { ...init, fetch: createTransport({ ...transportOptions, fetch }) } : init);
+    if (fetch) {
+      const own = createTransport({ ...(unkeyed ? unkeyedOptions : keyedOptions), fetch });
+      return loose[method](path, { ...init, fetch: own });
+    }
+    return loose[method](path, unkeyed ? { ...init, fetch: unkeyedTransport } : init);
   }
 
   // The result style is openapi-fetch's own methods (GET ... DELETE, request), with only a per-call fetch wrapped.

@@ -28,7 +28,9 @@ export type {
   FetchCallOptions,
   ItemOf,
   ListPath,
+  OperationKey,
   Operations,
+  OperationsWithHeader,
   SuccessData,
 } from "./path-types.js";
 export {

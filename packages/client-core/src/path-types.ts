@@ -25,6 +25,25 @@ export type Operations<Paths, M extends HttpMethod> = {
   [P in keyof Paths as Paths[P] extends { [K in M]: object } ? P : never]: Paths[P][M & keyof Paths[P]];
 };
 
+/** One operation of an API, named by its method and its path as the spec writes it: `"POST /v1/things/{id}"`. */
+export type OperationKey = `${Uppercase<ClientMethod>} ${string}`;
+
+/**
+ * The operations of an API that declare the header parameter `Header`, as `OperationKey`s: for a service definition's
+ * `idempotentOperations`, typed so that a list of them can be checked against the spec.
+ */
+export type OperationsWithHeader<Paths, Header extends string> = {
+  [M in ClientMethod]: {
+    [P in keyof Operations<Paths, M> & string]: Operations<Paths, M>[P] extends { parameters: { header?: infer H } }
+      ? [NonNullable<H>] extends [never]
+        ? never
+        : Header extends keyof NonNullable<H>
+          ? `${Uppercase<M>} ${P}`
+          : never
+      : never;
+  }[keyof Operations<Paths, M> & string];
+}[ClientMethod];
+
 /** The body of a response or request-body object in the media types `Media`; undefined when it has no content. */
 type ContentOf<T, Media> = T extends { content: infer Content } ? Content[Extract<keyof Content, Media>] : undefined;
 

@@ -23,6 +23,7 @@ describe("a service's error classes", () => {
     for (const Class of [
       mailErrors.BadRequestError,
       mailErrors.AuthenticationError,
+      mailErrors.PermissionDeniedError,
       mailErrors.ConflictError,
       mailErrors.PayloadTooLargeError,
     ]) {

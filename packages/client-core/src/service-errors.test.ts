@@ -14,13 +14,14 @@ describe("fromResponse", () => {
   it.each([
     [400, "BadRequestError", mailErrors.BadRequestError],
     [401, "AuthenticationError", mailErrors.AuthenticationError],
+    [403, "PermissionDeniedError", mailErrors.PermissionDeniedError],
     [404, "NotFoundError", mailErrors.NotFoundError],
     [409, "ConflictError", mailErrors.ConflictError],
     [413, "PayloadTooLargeError", mailErrors.PayloadTooLargeError],
     [429, "RateLimitError", mailErrors.RateLimitError],
     [500, "InternalServerError", mailErrors.InternalServerError],
     [503, "InternalServerError", mailErrors.InternalServerError],
-    [403, "APIError", mailErrors.APIError],
+    [402, "APIError", mailErrors.APIError],
     [405, "APIError", mailErrors.APIError],
     [302, "APIError", mailErrors.APIError],
   ] as const)("gives a %i with the envelope the class %s, with the envelope as body", (status, name, Class) => {
@@ -43,6 +44,7 @@ describe("fromResponse", () => {
     [409, "an empty body", undefined],
     [413, "a proxy's page", "<html><body>413 Request Entity Too Large</body></html>"],
     [401, "a JSON body of another shape", { message: "Unauthorized" }],
+    [403, "a proxy's text", "Forbidden"],
   ] as const)("gives a %i with %s the plain APIError class, without a body", (status, _what, body) => {
     const error = fromResponse(answer(status), body);
     expect(error.constructor).toBe(mailErrors.APIError);

@@ -36,16 +36,17 @@ export interface ServiceRateLimitError<TService extends string, TEnvelope>
  * The error classes of one service, all subclasses of its own `APIError` (and so of the core's `APIError` and
  * `PigeonholeError`), never shared with another service:
  *
- * | class                  | thrown for                                       | `body`                    |
- * | ---------------------- | ------------------------------------------------ | ------------------------- |
- * | `BadRequestError`      | 400 with the envelope                            | the envelope              |
- * | `AuthenticationError`  | 401 with the envelope                            | the envelope              |
- * | `NotFoundError`        | 404 with the envelope                            | the envelope              |
- * | `ConflictError`        | 409 with the envelope                            | the envelope              |
- * | `PayloadTooLargeError` | 413 with the envelope                            | the envelope              |
- * | `RateLimitError`       | every 429                                        | the envelope or undefined |
- * | `InternalServerError`  | every 5xx                                        | the envelope or undefined |
- * | `APIError` itself      | any other status, or one above without envelope  | the envelope or undefined |
+ * | class                   | thrown for                                      | `body`                    |
+ * | ----------------------- | ----------------------------------------------- | ------------------------- |
+ * | `BadRequestError`       | 400 with the envelope                           | the envelope              |
+ * | `AuthenticationError`   | 401 with the envelope                           | the envelope              |
+ * | `PermissionDeniedError` | 403 with the envelope                           | the envelope              |
+ * | `NotFoundError`         | 404 with the envelope                           | the envelope              |
+ * | `ConflictError`         | 409 with the envelope                           | the envelope              |
+ * | `PayloadTooLargeError`  | 413 with the envelope                           | the envelope              |
+ * | `RateLimitError`        | every 429                                       | the envelope or undefined |
+ * | `InternalServerError`   | every 5xx                                       | the envelope or undefined |
+ * | `APIError` itself       | any other status, or one above without envelope | the envelope or undefined |
  *
  * 429 and 5xx keep their class without the envelope because a proxy or gateway in front of the service sends them
  * too, and what matters there (wait, retry later) does not depend on the body.
@@ -54,6 +55,7 @@ export interface ServiceErrors<TService extends string, TEnvelope> {
   APIError: ErrorClass<ServiceAPIError<TService, TEnvelope>>;
   BadRequestError: ErrorClass<EnvelopeAPIError<TService, TEnvelope, "BadRequestError">, TEnvelope>;
   AuthenticationError: ErrorClass<EnvelopeAPIError<TService, TEnvelope, "AuthenticationError">, TEnvelope>;
+  PermissionDeniedError: ErrorClass<EnvelopeAPIError<TService, TEnvelope, "PermissionDeniedError">, TEnvelope>;
   NotFoundError: ErrorClass<EnvelopeAPIError<TService, TEnvelope, "NotFoundError">, TEnvelope>;
   ConflictError: ErrorClass<EnvelopeAPIError<TService, TEnvelope, "ConflictError">, TEnvelope>;
   PayloadTooLargeError: ErrorClass<EnvelopeAPIError<TService, TEnvelope, "PayloadTooLargeError">, TEnvelope>;
@@ -67,6 +69,7 @@ export interface ServiceErrors<TService extends string, TEnvelope> {
 const ENVELOPE_STATUSES = {
   BadRequestError: 400,
   AuthenticationError: 401,
+  PermissionDeniedError: 403,
   NotFoundError: 404,
   ConflictError: 409,
   PayloadTooLargeError: 413,

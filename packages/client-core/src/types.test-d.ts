@@ -5,6 +5,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   createTransport,
+  type OperationsWithHeader,
   type Paginator,
   type PigeonholeError,
   paginate,
@@ -103,5 +104,22 @@ describe("transport", () => {
     expectTypeOf(createTransport()).toEqualTypeOf<Transport>();
     expectTypeOf(createTransport()).toExtend<(input: Request) => Promise<Response>>();
     createTransport({ fetch: globalThis.fetch });
+  });
+});
+
+describe("OperationsWithHeader", () => {
+  type Keyed = { parameters: { header?: { "Idempotency-Key"?: string }; path: { id: string } } };
+  type Plain = { parameters: { header?: never; query?: { limit?: number } } };
+  interface paths {
+    "/v1/things": { get: Plain; post: Keyed; put?: never };
+    "/v1/things/{id}": { get: Plain; put: Keyed; delete: { parameters: { header: { "X-Other": string } } } };
+  }
+
+  it("names the operations that declare the header, by method and spec path", () => {
+    expectTypeOf<OperationsWithHeader<paths, "Idempotency-Key">>().toEqualTypeOf<
+      "POST /v1/things" | "PUT /v1/things/{id}"
+    >();
+    expectTypeOf<OperationsWithHeader<paths, "X-Other">>().toEqualTypeOf<"DELETE /v1/things/{id}">();
+    expectTypeOf<OperationsWithHeader<paths, "X-Missing">>().toBeNever();
   });
 });

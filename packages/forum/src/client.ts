@@ -3,6 +3,8 @@ import {
   type ClientOptions,
   createApiClient,
   type OffsetPage,
+  type OperationKey,
+  type OperationsWithHeader,
   offsetCursor,
   type RequestOptions,
 } from "@pigeonhole/client-core";
@@ -13,10 +15,11 @@ import { forumErrors } from "./errors.js";
 export type ForumClientOptions = ClientOptions;
 
 /**
- * Per-call options of the Forum API. It has no idempotency keys, so there is no `idempotencyKey`: writes are
- * retried only when the server cannot have applied them (408, 429, a refused connection).
+ * Per-call options of the Forum API. `idempotencyKey` is the `Idempotency-Key` of a create (post, comment,
+ * community): one is generated for each such call when you give none, and every retry of the call reuses it. The
+ * other writes take no key; a call that passes one to them rejects without being sent.
  */
-export type ForumRequestOptions = Omit<RequestOptions, "idempotencyKey">;
+export type ForumRequestOptions = RequestOptions;
 
 /**
  * The Forum API client. Every operation of the spec is callable in two styles:
@@ -26,11 +29,27 @@ export type ForumRequestOptions = Omit<RequestOptions, "idempotencyKey">;
  */
 export type ForumClient = ApiClient<paths, OffsetPage, ForumRequestOptions>;
 
+/**
+ * The writes the service deduplicates by `Idempotency-Key`. Typed from the spec: an operation missing here, or one
+ * here that the spec does not give the header, does not compile.
+ */
+const idempotentOperations: Record<OperationsWithHeader<paths, "Idempotency-Key">, true> = {
+  "POST /api/v1/communities": true,
+  "POST /api/v1/posts": true,
+  "POST /api/v1/posts/{post_id}/comments": true,
+};
+
+/** The operations the spec opens to callers without a key (`security: []`): an agent registers before it has one. */
+const publicOperations: ReadonlySet<OperationKey> = new Set<`POST ${keyof paths}`>(["POST /api/v1/agents/register"]);
+
 const forumService = {
   factory: "createForumClient",
   apiKeyEnv: "PIGEONHOLE_FORUM_API_KEY",
   baseUrlEnv: "PIGEONHOLE_FORUM_BASE_URL",
   defaultBaseUrl: "http://127.0.0.1:4020",
+  idempotencyHeader: "Idempotency-Key",
+  idempotentOperations: new Set(Object.keys(idempotentOperations) as OperationKey[]),
+  publicOperations,
   pageCursor: offsetCursor,
   errors: forumErrors,
 };
@@ -38,6 +57,8 @@ const forumService = {
 /**
  * Creates a Forum API client. The API key comes from `options.apiKey` or `PIGEONHOLE_FORUM_API_KEY`; the address
  * from `options.baseUrl`, `PIGEONHOLE_FORUM_BASE_URL`, or a server running locally at http://127.0.0.1:4020.
+ * Without a key the client can only register an agent (`POST /api/v1/agents/register`), which answers with one;
+ * any other call rejects, saying the key is missing.
  */
 export function createForumClient(options?: ForumClientOptions): ForumClient {
   return createApiClient<paths, OffsetPage, ForumRequestOptions>(forumService, options);

@@ -34,7 +34,10 @@ export const forumErrors = core.defineServiceErrors({
 export interface APIError extends core.ServiceAPIError<"forum", ErrorResponse> {}
 export const APIError: core.ErrorClass<APIError> = forumErrors.APIError;
 
-/** 400 with the envelope: the request is invalid; `body.hint` says how to fix it. */
+/**
+ * 400 with the envelope: the request is invalid (`VALIDATION_ERROR`), or a vote on the caller's own post
+ * (`SELF_VOTE`); `body.hint` says how to fix it.
+ */
 export interface BadRequestError extends core.EnvelopeAPIError<"forum", ErrorResponse, "BadRequestError"> {}
 export const BadRequestError: core.ErrorClass<BadRequestError, ErrorResponse> = forumErrors.BadRequestError;
 
@@ -42,11 +45,19 @@ export const BadRequestError: core.ErrorClass<BadRequestError, ErrorResponse> = 
 export interface AuthenticationError extends core.EnvelopeAPIError<"forum", ErrorResponse, "AuthenticationError"> {}
 export const AuthenticationError: core.ErrorClass<AuthenticationError, ErrorResponse> = forumErrors.AuthenticationError;
 
+/** 403 with the envelope (`FORBIDDEN`): the content belongs to another agent, such as a post it wrote. */
+export interface PermissionDeniedError extends core.EnvelopeAPIError<"forum", ErrorResponse, "PermissionDeniedError"> {}
+export const PermissionDeniedError: core.ErrorClass<PermissionDeniedError, ErrorResponse> =
+  forumErrors.PermissionDeniedError;
+
 /** 404 with the envelope: no such post, comment or community. */
 export interface NotFoundError extends core.EnvelopeAPIError<"forum", ErrorResponse, "NotFoundError"> {}
 export const NotFoundError: core.ErrorClass<NotFoundError, ErrorResponse> = forumErrors.NotFoundError;
 
-/** 409 with the envelope: a conflict with the forum's state, such as a taken name. */
+/**
+ * 409 with the envelope: a conflict with the forum's state, such as a taken agent or community name (`NAME_TAKEN`)
+ * or an `Idempotency-Key` already used with another body (`IDEMPOTENCY_KEY_REUSED`).
+ */
 export interface ConflictError extends core.EnvelopeAPIError<"forum", ErrorResponse, "ConflictError"> {}
 export const ConflictError: core.ErrorClass<ConflictError, ErrorResponse> = forumErrors.ConflictError;
 

@@ -27,6 +27,7 @@ export {
   isForumErrorResponse,
   NotFoundError,
   PayloadTooLargeError,
+  PermissionDeniedError,
   PigeonholeError,
   RateLimitError,
 } from "./errors.js";

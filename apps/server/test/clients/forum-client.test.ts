@@ -1,39 +1,52 @@
 import { dropAnswer, fakeFetch, forward } from "@pigeonhole/fake-fetch";
 import type {
+  AgentResponse,
   Comment,
   CommentResponse,
+  CommunityDetails,
+  CommunityResponse,
   ForumClient,
   ForumClientOptions,
   ListCommentsResponse,
+  ListCommunitiesResponse,
   ListPostsResponse,
   Post,
   PostResponse,
+  RegisterAgentResponse,
   VoteResponse,
 } from "@pigeonhole/forum";
 import {
   APIConnectionError,
   AuthenticationError,
   BadRequestError,
+  ConflictError,
   createForumClient,
   NotFoundError,
+  PermissionDeniedError,
+  PigeonholeError,
   RateLimitError,
 } from "@pigeonhole/forum";
-import { describe, expect, expectTypeOf, it } from "vitest";
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import type { Server } from "../../src/index.ts";
+import { documentOperations, loadSpecBundle } from "../../src/spec/spec-bundle.ts";
 import { expectConforms } from "./conformance.ts";
 import { serversForFile } from "./servers.ts";
 
 // The Forum API client (`@pigeonhole/forum`, through its public exports only) against a real server over HTTP on
-// 127.0.0.1. Every test works as an agent (API key) of its own, so each sees only its own posts.
+// 127.0.0.1. The forum is one for all agents, so a test that lists posts works in a community of its own.
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const GENERAL = { id: "00000000-0000-4000-8000-000000000001", name: "general", display_name: "General" };
 const MISSING_ID = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 
-const servers = serversForFile({ forumReadsPerMinute: 2, forumWritesPerMinute: 1 });
+const servers = serversForFile({ forumReadsPerMinute: 2, forumWritesPerMinute: 1, forumRegistrationsPerHour: 2 });
 
-/** A client of a new agent (and tenant) named `name` on `on` (the main server by default). */
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** A client of a new agent named `name` on `on` (the main server by default). */
 async function newAgent(
   name: string,
   options: ForumClientOptions = {},
@@ -50,13 +63,23 @@ const newestFirst = (posts: Post[]) =>
 const oldestFirst = (comments: Comment[]) =>
   comments.toSorted((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
 
-async function newPost(forum: ForumClient, title: string): Promise<Post> {
-  return (await forum.post("/api/v1/posts", { body: { title, content: `About ${title}.` } })).post;
+async function newPost(forum: ForumClient, title: string, community?: CommunityDetails): Promise<Post> {
+  const body = { title, content: `About ${title}.`, community_id: community?.id };
+  return (await forum.post("/api/v1/posts", { body })).post;
 }
+
+/** A new community named `name`, for a test to list only its own posts. */
+async function newCommunity(forum: ForumClient, name: string): Promise<CommunityDetails> {
+  return (await forum.post("/api/v1/communities", { body: { name, display_name: `About ${name}` } })).community;
+}
+
+/** The nested form of a community that posts carry. */
+const nested = ({ id, name, display_name }: CommunityDetails) => ({ id, name, display_name });
 
 describe("every operation, in both call styles", () => {
   it("creates, reads and lists posts", async () => {
     const forum = await newAgent("ada");
+    const papers = await newCommunity(forum, "papers");
 
     const created = await forum.post("/api/v1/posts", {
       body: { title: "Hello, forum", content: "A first post.", url: "https://example.com/hello" },
@@ -75,16 +98,18 @@ describe("every operation, in both call styles", () => {
         created_at: expect.stringMatching(ISO_TIMESTAMP),
         author: { id: expect.stringMatching(UUID), name: "ada" },
         community: GENERAL,
+        my_vote: null,
       },
     });
 
     const second = await forum.POST("/api/v1/posts", {
-      body: { title: "Second", content: "In the default community, named.", community_id: GENERAL.id },
+      body: { title: "Second", content: "In a community of its own.", community_id: papers.id },
     });
     expectConforms("forum", "POST", "/api/v1/posts", second);
     expectTypeOf(second.data).toEqualTypeOf<PostResponse | undefined>();
     expect(second.response.status).toBe(201);
-    expect(second.data?.post).toMatchObject({ title: "Second", url: null, community: GENERAL });
+    expect(second.data?.post).toMatchObject({ title: "Second", url: null, community: nested(papers), my_vote: null });
+    const third = await newPost(forum, "Third", papers);
 
     const read = await forum.get("/api/v1/posts/{post_id}", { params: { path: { post_id: created.post.id } } });
     expectTypeOf(read).toEqualTypeOf<PostResponse>();
@@ -95,18 +120,22 @@ describe("every operation, in both call styles", () => {
     expectConforms("forum", "GET", "/api/v1/posts/{post_id}", readResult);
     expect(readResult.data).toEqual(second.data);
 
-    const newest = await forum.get("/api/v1/posts", { params: { query: { sort: "new" } } });
+    const newest = await forum.get("/api/v1/posts", { params: { query: { sort: "new", community: "papers" } } });
     expectTypeOf(newest).toEqualTypeOf<ListPostsResponse>();
     expect(newest).toEqual({
       success: true,
-      posts: newestFirst([created.post, second.data?.post as Post]),
+      posts: newestFirst([second.data?.post as Post, third]),
       count: 2,
       has_more: false,
       next_offset: 2,
     });
-    const hot = await forum.GET("/api/v1/posts", { params: { query: { limit: 1 } } });
+    const everywhere = await forum.get("/api/v1/posts", { params: { query: { sort: "new", limit: 100 } } });
+    expect(everywhere.posts.map((p) => p.id)).toEqual(expect.arrayContaining([created.post.id, third.id]));
+    const hot = await forum.GET("/api/v1/posts", { params: { query: { limit: 1, community: "papers" } } });
     expectConforms("forum", "GET", "/api/v1/posts", hot);
     expect(hot.data).toMatchObject({ count: 1, has_more: true, next_offset: 1 });
+    const nowhere = await forum.get("/api/v1/posts", { params: { query: { community: "no-such-community" } } });
+    expect(nowhere).toEqual({ success: true, posts: [], count: 0, has_more: false, next_offset: 0 });
   });
 
   it("comments on a post, replies to a comment, and lists the comments oldest first", async () => {
@@ -160,9 +189,10 @@ describe("every operation, in both call styles", () => {
     expect(counted.post.comment_count).toBe(2);
   });
 
-  it("votes up, takes the vote back, votes down and flips it", async () => {
-    const forum = await newAgent("linus");
-    const post = await newPost(forum, "Tabs or spaces");
+  it("votes up on another agent's post, takes the vote back, votes down and flips it", async () => {
+    const author = await newAgent("linus");
+    const forum = await newAgent("voter");
+    const post = await newPost(author, "Tabs or spaces");
     const vote = (direction: "up" | "down") =>
       forum.post("/api/v1/posts/{post_id}/vote", { params: { path: { post_id: post.id } }, body: { direction } });
 
@@ -179,7 +209,276 @@ describe("every operation, in both call styles", () => {
     expect(flipped.data).toMatchObject({ vote: "up", upvotes: 1, downvotes: 0, action: "changed" });
 
     const counted = await forum.get("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } });
-    expect(counted.post).toMatchObject({ upvotes: 1, downvotes: 0 });
+    expect(counted.post).toMatchObject({ upvotes: 1, downvotes: 0, my_vote: "up" });
+    const seenByAuthor = await author.get("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } });
+    expect(seenByAuthor.post).toMatchObject({ upvotes: 1, downvotes: 0, my_vote: null });
+  });
+});
+
+describe("agents", () => {
+  it("registers without a key, then works with the key it was given", async () => {
+    vi.stubEnv("PIGEONHOLE_FORUM_API_KEY", "");
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
+    const anonymous = createForumClient({ baseUrl: servers.main.forum.url, fetch });
+
+    const registered = await anonymous.post("/api/v1/agents/register", {
+      body: { name: "hopper", description: "Writes compilers." },
+    });
+    expectTypeOf(registered).toEqualTypeOf<RegisterAgentResponse>();
+    expect(registered).toEqual({
+      success: true,
+      agent: {
+        id: expect.stringMatching(UUID),
+        name: "hopper",
+        description: "Writes compilers.",
+        created_at: expect.stringMatching(ISO_TIMESTAMP),
+      },
+      api_key: expect.stringMatching(/\S{16,}/),
+    });
+    expect(exchanges[0]?.headers.has("authorization")).toBe(false);
+
+    const before = exchanges.length;
+    await expect(anonymous.get("/api/v1/agents/me")).rejects.toThrow(
+      "Missing API key for GET /api/v1/agents/me: pass { apiKey } to createForumClient()",
+    );
+    expect(exchanges).toHaveLength(before);
+
+    const hopper = createForumClient({ baseUrl: servers.main.forum.url, apiKey: registered.api_key });
+    const me = await hopper.get("/api/v1/agents/me");
+    expectTypeOf(me).toEqualTypeOf<AgentResponse>();
+    expect(me).toEqual({ success: true, agent: registered.agent });
+    const meResult = await hopper.GET("/api/v1/agents/me");
+    expectConforms("forum", "GET", "/api/v1/agents/me", meResult);
+    expect((await newPost(hopper, "Registered")).author).toEqual({ id: registered.agent.id, name: "hopper" });
+
+    const listed = await anonymous.POST("/api/v1/agents/register", { body: { name: "hopper-two" } });
+    expectConforms("forum", "POST", "/api/v1/agents/register", listed);
+    expect(listed.response.status).toBe(201);
+    expect(listed.data?.agent).toMatchObject({ name: "hopper-two", description: null });
+  });
+
+  it("throws ConflictError with NAME_TAKEN for a taken name, without retrying", async () => {
+    vi.stubEnv("PIGEONHOLE_FORUM_API_KEY", "");
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
+    const anonymous = createForumClient({ baseUrl: servers.main.forum.url, fetch });
+    await newAgent("taken-name");
+    const error = await anonymous
+      .post("/api/v1/agents/register", { body: { name: "taken-name" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ status: 409, code: "NAME_TAKEN", body: { code: "NAME_TAKEN" } });
+    expect(exchanges).toHaveLength(1);
+    const result = await anonymous.POST("/api/v1/agents/register", { body: { name: "taken-name" } });
+    expectConforms("forum", "POST", "/api/v1/agents/register", result);
+    expect(result.error?.code).toBe("NAME_TAKEN");
+  });
+
+  it("throws RateLimitError once the address's registrations are spent, at once: the wait is long", async () => {
+    vi.stubEnv("PIGEONHOLE_FORUM_API_KEY", "");
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
+    const anonymous = createForumClient({ baseUrl: servers.limited.forum.url, fetch });
+    await anonymous.post("/api/v1/agents/register", { body: { name: "first-comer" } });
+    await anonymous.post("/api/v1/agents/register", { body: { name: "second-comer" } });
+    const error = await anonymous
+      .post("/api/v1/agents/register", { body: { name: "third-comer" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitError);
+    if (!(error instanceof RateLimitError)) {
+      return;
+    }
+    expect(error.status).toBe(429);
+    expect(error.retryAfter).toBeGreaterThan(60);
+    expect(error.retryAfter).toBeLessThanOrEqual(3600);
+    expect(exchanges).toHaveLength(3);
+  });
+});
+
+describe("communities", () => {
+  it("creates, gets, lists and pages communities", async () => {
+    const forum = await newAgent("curator");
+    const created = await forum.post("/api/v1/communities", {
+      body: { name: "type-theory", display_name: "Type theory", description: "Types, proofs and programs." },
+    });
+    expectTypeOf(created).toEqualTypeOf<CommunityResponse>();
+    expect(created).toEqual({
+      success: true,
+      community: {
+        id: expect.stringMatching(UUID),
+        name: "type-theory",
+        display_name: "Type theory",
+        description: "Types, proofs and programs.",
+        created_at: expect.stringMatching(ISO_TIMESTAMP),
+      },
+    });
+    const plain = await forum.POST("/api/v1/communities", { body: { name: "lambda", display_name: "Lambda" } });
+    expectConforms("forum", "POST", "/api/v1/communities", plain);
+    expect(plain.response.status).toBe(201);
+    expect(plain.data?.community).toMatchObject({ name: "lambda", description: null });
+    for (const name of ["sets", "categories", "logic"]) {
+      await newCommunity(forum, name);
+    }
+
+    expect(
+      await forum.get("/api/v1/communities/{community_name}", { params: { path: { community_name: "type-theory" } } }),
+    ).toEqual(created);
+    const general = await forum.GET("/api/v1/communities/{community_name}", {
+      params: { path: { community_name: "general" } },
+    });
+    expectConforms("forum", "GET", "/api/v1/communities/{community_name}", general);
+    expect(general.data?.community).toMatchObject(GENERAL);
+    await expect(
+      forum.get("/api/v1/communities/{community_name}", { params: { path: { community_name: "no-such-one" } } }),
+    ).rejects.toMatchObject({ name: "NotFoundError", code: "NOT_FOUND" });
+    await expect(
+      forum.post("/api/v1/communities", { body: { name: "lambda", display_name: "Lambda again" } }),
+    ).rejects.toMatchObject({ name: "ConflictError", code: "NAME_TAKEN" });
+
+    const everything = await forum.get("/api/v1/communities", { params: { query: { limit: 100 } } });
+    expectTypeOf(everything).toEqualTypeOf<ListCommunitiesResponse>();
+    expect(everything.has_more).toBe(false);
+    expect(everything.communities.map((c) => c.name)).toEqual(
+      expect.arrayContaining(["general", "type-theory", "lambda", "sets", "categories", "logic"]),
+    );
+    const listed = await forum.GET("/api/v1/communities", { params: { query: { limit: 2, offset: 1 } } });
+    expectConforms("forum", "GET", "/api/v1/communities", listed);
+    expect(listed.data).toMatchObject({ count: 2, has_more: true, next_offset: 3 });
+    expect(listed.data?.communities).toEqual(everything.communities.slice(1, 3));
+
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
+    const walked: CommunityDetails[] = [];
+    for await (const community of forum
+      .withOptions({ fetch })
+      .paginate("/api/v1/communities", { params: { query: { limit: 2 } } })) {
+      expectTypeOf(community).toEqualTypeOf<CommunityDetails>();
+      walked.push(community);
+    }
+    expect(walked).toEqual(everything.communities);
+    expect(exchanges.map((e) => e.url.searchParams.get("offset"))).toEqual(
+      Array.from({ length: Math.ceil(walked.length / 2) }, (_, page) => (page === 0 ? null : String(page * 2))),
+    );
+  });
+});
+
+describe("votes and deletes between agents", () => {
+  it("refuses a vote on one's own post with SELF_VOTE", async () => {
+    const forum = await newAgent("narcissus");
+    const post = await newPost(forum, "Mine");
+    const error = await forum
+      .post("/api/v1/posts/{post_id}/vote", { params: { path: { post_id: post.id } }, body: { direction: "up" } })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).toMatchObject({ status: 400, code: "SELF_VOTE", body: { code: "SELF_VOTE" } });
+    const result = await forum.POST("/api/v1/posts/{post_id}/vote", {
+      params: { path: { post_id: post.id } },
+      body: { direction: "down" },
+    });
+    expectConforms("forum", "POST", "/api/v1/posts/{post_id}/vote", result);
+    expect(result.error?.code).toBe("SELF_VOTE");
+    const unchanged = await forum.get("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } });
+    expect(unchanged.post).toMatchObject({ upvotes: 0, downvotes: 0, my_vote: null });
+  });
+
+  it("moves a post up the hot order as other agents vote, each seeing its own my_vote", async () => {
+    const author = await newAgent("hot-author");
+    const voters = [await newAgent("hot-voter-1"), await newAgent("hot-voter-2")];
+    const hot = await newCommunity(author, "hot-takes");
+    const older = await newPost(author, "Older", hot);
+    // A later millisecond, so that "Newer" ranks first while neither has votes.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const newer = await newPost(author, "Newer", hot);
+    const hotOrder = async (forum: ForumClient) =>
+      (await forum.get("/api/v1/posts", { params: { query: { community: "hot-takes" } } })).posts;
+
+    expect((await hotOrder(author)).map((p) => p.title)).toEqual(["Newer", "Older"]);
+    for (const voter of voters) {
+      await voter.post("/api/v1/posts/{post_id}/vote", {
+        params: { path: { post_id: older.id } },
+        body: { direction: "up" },
+      });
+    }
+    await voters[0]?.post("/api/v1/posts/{post_id}/vote", {
+      params: { path: { post_id: newer.id } },
+      body: { direction: "down" },
+    });
+    const seenByVoter = await hotOrder(voters[0] as ForumClient);
+    expect(seenByVoter.map((p) => [p.title, p.upvotes, p.downvotes, p.my_vote])).toEqual([
+      ["Older", 2, 0, "up"],
+      ["Newer", 0, 1, "down"],
+    ]);
+    expect((await hotOrder(author)).map((p) => [p.title, p.my_vote])).toEqual([
+      ["Older", null],
+      ["Newer", null],
+    ]);
+  });
+
+  it("deletes one's own post (204) and refuses another agent's with PermissionDeniedError", async () => {
+    const author = await newAgent("deleter");
+    const other = await newAgent("bystander");
+    const keep = await newPost(author, "Keep");
+    const drop = await newPost(author, "Drop");
+
+    const refused = await other
+      .delete("/api/v1/posts/{post_id}", { params: { path: { post_id: keep.id } } })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PermissionDeniedError);
+    if (!(refused instanceof PermissionDeniedError)) {
+      return;
+    }
+    expect(refused.status).toBe(403);
+    expect(refused.code).toBe("FORBIDDEN");
+    expect(refused.body).toEqual({
+      success: false,
+      error: expect.any(String),
+      code: "FORBIDDEN",
+      hint: expect.any(String),
+    });
+    const refusedResult = await other.DELETE("/api/v1/posts/{post_id}", { params: { path: { post_id: keep.id } } });
+    expectConforms("forum", "DELETE", "/api/v1/posts/{post_id}", refusedResult);
+    expect(refusedResult.error?.code).toBe("FORBIDDEN");
+
+    await expect(
+      author.delete("/api/v1/posts/{post_id}", { params: { path: { post_id: drop.id } } }),
+    ).resolves.toBeUndefined();
+    const deletedAgain = await author.DELETE("/api/v1/posts/{post_id}", { params: { path: { post_id: drop.id } } });
+    expectConforms("forum", "DELETE", "/api/v1/posts/{post_id}", deletedAgain);
+    expect(deletedAgain.response.status).toBe(404);
+    await expect(
+      other.get("/api/v1/posts/{post_id}", { params: { path: { post_id: drop.id } } }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    const kept = await author.DELETE("/api/v1/posts/{post_id}", { params: { path: { post_id: keep.id } } });
+    expectConforms("forum", "DELETE", "/api/v1/posts/{post_id}", kept);
+    expect(kept.response.status).toBe(204);
+    expect(kept.data).toBeUndefined();
+  });
+
+  it("deletes one's own comment, which stays as [deleted] with its replies, and refuses another's", async () => {
+    const author = await newAgent("commenter");
+    const other = await newAgent("replier");
+    const post = await newPost(other, "Discuss");
+    const comment = (forum: ForumClient, content: string, parent_id?: string) =>
+      forum.post("/api/v1/posts/{post_id}/comments", {
+        params: { path: { post_id: post.id } },
+        body: { content, parent_id },
+      });
+    const top = (await comment(author, "A first thought.")).comment;
+    const reply = (await comment(other, "A reply.", top.id)).comment;
+
+    const refused = await other
+      .delete("/api/v1/comments/{comment_id}", { params: { path: { comment_id: top.id } } })
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PermissionDeniedError);
+    expect(refused).toMatchObject({ status: 403, code: "FORBIDDEN" });
+
+    const deleted = await author.DELETE("/api/v1/comments/{comment_id}", {
+      params: { path: { comment_id: top.id } },
+    });
+    expectConforms("forum", "DELETE", "/api/v1/comments/{comment_id}", deleted);
+    expect(deleted.response.status).toBe(204);
+    const listed = await other.get("/api/v1/posts/{post_id}/comments", { params: { path: { post_id: post.id } } });
+    expect(listed.comments).toEqual([{ ...top, content: "[deleted]", author: null }, reply]);
+    await expect(
+      author.delete("/api/v1/comments/{comment_id}", { params: { path: { comment_id: MISSING_ID } } }),
+    ).rejects.toMatchObject({ name: "NotFoundError", code: "NOT_FOUND" });
   });
 });
 
@@ -205,13 +504,17 @@ describe("typed errors from real responses", () => {
     expect(result.error?.code).toBe("UNAUTHORIZED");
   });
 
-  it("throws NotFoundError with the service's envelope for another agent's post, a missing parent and community", async () => {
+  it("throws NotFoundError with the service's envelope for a missing post, parent and community", async () => {
     const owner = await newAgent("owner");
     const stranger = await newAgent("stranger");
     const post = await newPost(owner, "Mine");
+    // The forum is shared: another agent reads the post.
+    expect(await stranger.get("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } })).toMatchObject({
+      post: { id: post.id, author: { name: "owner" } },
+    });
 
     const error = await stranger
-      .get("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } })
+      .get("/api/v1/posts/{post_id}", { params: { path: { post_id: MISSING_ID } } })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotFoundError);
     if (!(error instanceof NotFoundError)) {
@@ -236,7 +539,7 @@ describe("typed errors from real responses", () => {
       owner.post("/api/v1/posts", { body: { title: "Lost", content: "nowhere", community_id: MISSING_ID } }),
     ).rejects.toMatchObject({ name: "NotFoundError", body: { error: "Community not found." } });
     const vote = await stranger.POST("/api/v1/posts/{post_id}/vote", {
-      params: { path: { post_id: post.id } },
+      params: { path: { post_id: MISSING_ID } },
       body: { direction: "up" },
     });
     expectConforms("forum", "POST", "/api/v1/posts/{post_id}/vote", vote);
@@ -294,16 +597,21 @@ describe("pagination across real pages", () => {
   it("walks posts in offset pages, in the order of one big page", async () => {
     const { fetch, requests: exchanges } = fakeFetch([], forward);
     const forum = await newAgent("writer", { fetch });
+    const pages = await newCommunity(forum, "pages");
     const created: Post[] = [];
     for (let i = 0; i < 7; i++) {
-      created.push(await newPost(forum, `Post ${i}`));
+      created.push(await newPost(forum, `Post ${i}`, pages));
     }
-    const everything = (await forum.get("/api/v1/posts", { params: { query: { sort: "new", limit: 100 } } })).posts;
+    const everything = (
+      await forum.get("/api/v1/posts", { params: { query: { sort: "new", limit: 100, community: "pages" } } })
+    ).posts;
     expect(everything).toEqual(newestFirst(created));
 
     const before = exchanges.length;
     const walked: Post[] = [];
-    for await (const post of forum.paginate("/api/v1/posts", { params: { query: { sort: "new", limit: 3 } } })) {
+    for await (const post of forum.paginate("/api/v1/posts", {
+      params: { query: { sort: "new", limit: 3, community: "pages" } },
+    })) {
       expectTypeOf(post).toEqualTypeOf<Post>();
       walked.push(post);
     }
@@ -311,7 +619,9 @@ describe("pagination across real pages", () => {
     expect(exchanges.slice(before).map((e) => new URL(e.url).searchParams.get("offset"))).toEqual([null, "3", "6"]);
 
     const hotPages: number[] = [];
-    for await (const page of forum.paginate("/api/v1/posts", { params: { query: { limit: 2 } } }).pages()) {
+    for await (const page of forum
+      .paginate("/api/v1/posts", { params: { query: { limit: 2, community: "pages" } } })
+      .pages()) {
       expectTypeOf(page).toEqualTypeOf<ListPostsResponse>();
       hotPages.push(page.count);
     }
@@ -345,23 +655,88 @@ describe("pagination across real pages", () => {
 });
 
 describe("retries", () => {
-  it("never repeats a write whose answer was lost, but retries a lost read", async () => {
-    const { fetch, requests: exchanges } = fakeFetch([dropAnswer()], forward);
-    const forum = await newAgent("careful", { fetch });
-
-    // The server stored the post; only its answer was lost. Sending it again would post it twice.
-    await expect(forum.post("/api/v1/posts", { body: { title: "Once", content: "only once" } })).rejects.toBeInstanceOf(
-      APIConnectionError,
+  it("sends a create again when its answer was lost, with the same key, and it is stored once", async () => {
+    const { fetch, requests: exchanges } = fakeFetch(
+      [dropAnswer(), forward, dropAnswer(), forward, dropAnswer()],
+      forward,
     );
-    expect(exchanges.map((e) => [e.method, e.response?.status, e.dropped])).toEqual([["POST", 201, true]]);
+    const forum = await newAgent("careful", { fetch });
+    const retried = await newCommunity(forum, "retried");
+    const post = await newPost(forum, "Once", retried);
+    const { comment } = await forum.post("/api/v1/posts/{post_id}/comments", {
+      params: { path: { post_id: post.id } },
+      body: { content: "Only once too." },
+    });
+
+    // Each create: the server stored it and its answer was lost; the retry with the same key got that answer.
+    expect(exchanges.map((e) => [e.method, e.response?.status, e.dropped])).toEqual([
+      ["POST", 201, true],
+      ["POST", 201, false],
+      ["POST", 201, true],
+      ["POST", 201, false],
+      ["POST", 201, true],
+      ["POST", 201, false],
+    ]);
+    const keys = exchanges.map((e) => e.headers.get("idempotency-key"));
+    expect(keys.every((key) => key !== null)).toBe(true);
+    expect([keys[0] === keys[1], keys[2] === keys[3], keys[4] === keys[5]]).toEqual([true, true, true]);
+    expect(new Set(keys).size).toBe(3);
 
     const { fetch: lossyReads, requests: reads } = fakeFetch([dropAnswer()], forward);
-    const listed = await forum.withOptions({ fetch: lossyReads }).get("/api/v1/posts", {});
-    expect(listed.posts.map((p) => p.title)).toEqual(["Once"]);
+    const listed = await forum.withOptions({ fetch: lossyReads }).get("/api/v1/posts", {
+      params: { query: { community: "retried" } },
+    });
+    expect(listed.posts.map((p) => [p.id, p.title, p.comment_count])).toEqual([[post.id, "Once", 1]]);
     expect(reads.map((e) => [e.method, e.response?.status, e.dropped])).toEqual([
       ["GET", 200, true],
       ["GET", 200, false],
     ]);
+    const comments = await forum.get("/api/v1/posts/{post_id}/comments", { params: { path: { post_id: post.id } } });
+    expect(comments.comments).toEqual([comment]);
+    const communities = await forum.paginate("/api/v1/communities", { params: { query: { limit: 100 } } }).toArray();
+    expect(communities.filter((c) => c.name === "retried")).toEqual([retried]);
+  });
+
+  it("answers a key reused with another body with a ConflictError, not retried", async () => {
+    const { fetch, requests: exchanges } = fakeFetch([], forward);
+    const forum = await newAgent("reuser", { fetch });
+    const first = await forum.post("/api/v1/posts", {
+      body: { title: "Keyed", content: "First body." },
+      idempotencyKey: "reuser-post-1",
+    });
+    const repeated = await forum.post("/api/v1/posts", {
+      body: { title: "Keyed", content: "First body." },
+      idempotencyKey: "reuser-post-1",
+    });
+    expect(repeated).toEqual(first);
+    const before = exchanges.length;
+    const error = await forum
+      .post("/api/v1/posts", { body: { title: "Keyed", content: "Another body." }, idempotencyKey: "reuser-post-1" })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(error).toMatchObject({ status: 409, code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(exchanges.length - before).toBe(1);
+    const result = await forum.POST("/api/v1/posts", {
+      body: { title: "Keyed", content: "Another body." },
+      params: { header: { "Idempotency-Key": "reuser-post-1" } },
+    });
+    expectConforms("forum", "POST", "/api/v1/posts", result);
+    expect(result.error?.code).toBe("IDEMPOTENCY_KEY_REUSED");
+  });
+
+  it("never repeats a vote whose answer was lost, which would take it back", async () => {
+    const author = await newAgent("vote-author");
+    const post = await newPost(author, "Vote once");
+    const { fetch, requests: exchanges } = fakeFetch([dropAnswer()], forward);
+    const voter = await newAgent("lossy-voter", { fetch });
+    await expect(
+      voter.post("/api/v1/posts/{post_id}/vote", { params: { path: { post_id: post.id } }, body: { direction: "up" } }),
+    ).rejects.toBeInstanceOf(APIConnectionError);
+    expect(exchanges.map((e) => [e.method, e.response?.status, e.dropped, e.headers.has("idempotency-key")])).toEqual([
+      ["POST", 200, true, false],
+    ]);
+    const counted = await voter.get("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } });
+    expect(counted.post).toMatchObject({ upvotes: 1, my_vote: "up" });
   });
 
   it("throws RateLimitError with retryAfter once the read budget is spent", async () => {
@@ -396,10 +771,67 @@ describe("retries", () => {
     expect(asked).toBeLessThanOrEqual(3);
     expect((retry?.sentAt ?? 0) - (limitedAttempt?.sentAt ?? 0)).toBeGreaterThanOrEqual(asked * 1000 - 5);
 
-    const posts = await forum.get("/api/v1/posts", { params: { query: { sort: "new" } } });
-    expect(posts.posts.map((p) => [p.id, p.title])).toEqual([
+    const posts = await forum.get("/api/v1/posts", { params: { query: { sort: "new", limit: 100 } } });
+    expect(posts.posts.filter((p) => p.author.name === "patient").map((p) => [p.id, p.title])).toEqual([
       [second.id, "Second"],
       [expect.any(String), "First"],
     ]);
+  });
+});
+
+describe("the client and the spec agree", () => {
+  const operations = documentOperations(loadSpecBundle("forum"));
+  /** Every operation of the spec, called through the result style with placeholder parameters and body. */
+  type LooseRequest = (
+    method: string,
+    path: string,
+    init: { params: { path: Record<string, string> }; body?: object },
+  ) => Promise<unknown>;
+  const callEach = (forum: ForumClient) =>
+    operations.map(({ method, path, operation }) => {
+      const params = { path: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, "x"])) };
+      const init = operation.requestBody ? { params, body: {} } : { params };
+      return [
+        `${method.toUpperCase()} ${path}`,
+        (forum.request as unknown as LooseRequest)(method, path, init),
+      ] as const;
+    });
+
+  it("lets a client without a key call exactly the operations the spec opens to everyone", async () => {
+    vi.stubEnv("PIGEONHOLE_FORUM_API_KEY", "");
+    const { fetch, requests } = fakeFetch();
+    const outcomes = await Promise.all(
+      callEach(createForumClient({ baseUrl: servers.main.forum.url, fetch })).map(async ([name, call]) => {
+        const refused = await call.then(
+          () => false,
+          (error: unknown) => error instanceof PigeonholeError && error.message.startsWith("Missing API key"),
+        );
+        return [name, refused ? "needs a key" : "open"];
+      }),
+    );
+    const expected = operations.map(({ method, path, operation }) => [
+      `${method.toUpperCase()} ${path}`,
+      Array.isArray(operation.security) && operation.security.length === 0 ? "open" : "needs a key",
+    ]);
+    expect(Object.fromEntries(outcomes)).toEqual(Object.fromEntries(expected));
+    expect(requests.length).toBe(expected.filter(([, access]) => access === "open").length);
+  });
+
+  it("sends an Idempotency-Key with exactly the operations that declare it", async () => {
+    const { fetch, requests } = fakeFetch();
+    await Promise.all(
+      callEach(createForumClient({ baseUrl: servers.main.forum.url, apiKey: "k", fetch })).map(([, call]) => call),
+    );
+    const sent = Object.fromEntries(
+      requests.map((r) => [`${r.method} ${r.url.pathname}`, r.headers.has("idempotency-key")]),
+    );
+    const expected = Object.fromEntries(
+      operations.map(({ method, path, parameters }) => [
+        `${method.toUpperCase()} ${path.replaceAll(/\{\w+\}/g, "x")}`,
+        parameters.some((p) => p.in === "header" && p.name === "Idempotency-Key"),
+      ]),
+    );
+    expect(sent).toEqual(expected);
+    expect(Object.values(sent).filter(Boolean)).toHaveLength(3);
   });
 });
