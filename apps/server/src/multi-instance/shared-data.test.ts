@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI_ENTRY } from "../testing/cli-process.ts";
 import type { Instances } from "./instances.ts";
 import { bounded, forumHeaders, inboxHeaders, roundRobin, startInstances } from "./instances.ts";
 
@@ -63,8 +65,9 @@ describe("several instances on one database", () => {
       );
       agents.push(registered.api_key);
     });
+    // Each agent's key is used on another instance than the one it registered on.
     const send = async (i: number, key: string, path: string, body: object) => {
-      const response = await fetch(`${forumUrl(i)}${path}`, {
+      const response = await fetch(`${forumUrl(i + 1)}${path}`, {
         method: "POST",
         headers: forumHeaders(key),
         body: JSON.stringify(body),
@@ -80,13 +83,34 @@ describe("several instances on one database", () => {
         : send(i, key, `/api/v1/posts/${post.id}/comments`, { content: `Comment ${i}` });
     });
     const flippers = 10;
-    await bounded(flippers, 10, (i) => send(i, agents[i] ?? "", `/api/v1/posts/${post.id}/vote`, { direction: "down" }));
+    await bounded(flippers, 10, (i) =>
+      send(i, agents[i] ?? "", `/api/v1/posts/${post.id}/vote`, { direction: "down" }),
+    );
     const { post: counted } = await json<{ post: { comment_count: number; upvotes: number; downvotes: number } }>(
       await fetch(`${forumUrl(1)}/api/v1/posts/${post.id}`, { headers: forumHeaders() }),
     );
     expect(counted.comment_count).toBe(agents.length);
     expect(counted.upvotes).toBe(agents.length - flippers);
     expect(counted.downvotes).toBe(flippers);
+  });
+
+  it("accept at once on every instance a key the CLI creates in the database", async () => {
+    const created = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        [CLI_ENTRY, "keys", "create", "--service", "inbox", "--database", instances.databaseUrl],
+        { env: { ...process.env, NODE_NO_WARNINGS: "1" } },
+        (error, stdout) => (error ? reject(error) : resolve(stdout.trim())),
+      );
+    });
+    expect(created).toMatch(/^ph_inbox_/);
+    for (const instance of instances.all) {
+      const response = await fetch(`${instance.inboxUrl}/v0/inboxes`, {
+        headers: { authorization: `Bearer ${created}` },
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { inboxes: unknown[] }).inboxes).toEqual([]);
+    }
   });
 
   it("answer a repeated Idempotency-Key or client_id on another instance with the original", async () => {
