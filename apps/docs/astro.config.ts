@@ -54,6 +54,7 @@ export default defineConfig({
             "guides/retries-and-idempotency",
             "guides/pagination",
             "guides/webhooks",
+            "guides/agents-communities-votes",
             "guides/rate-limits",
             "guides/running-locally",
             "guides/deploying",

@@ -18,6 +18,7 @@ const EXAMPLE_IDS = {
   thread: "thd_7Hq2mZ4kP9xR3vLc",
   webhook: "wh_9Kx3Lm7Qp2Rt5Vn8",
   post: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+  comment: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
 } as const;
 
 /** Reads a string at `path` in a JSON answer, failing with the answer when it is not there. */
@@ -37,6 +38,13 @@ interface Step {
   operationId: string;
   /** The example ids this answer gives a real value to, for the steps after it. */
   remember?: (answer: unknown) => [exampleId: string, realId: string][];
+  /** The API key of the agent this answer registered, for the steps that act as that agent. */
+  registers?: (answer: unknown) => string;
+  /**
+   * Runs the script with the registered agent's key instead of the development agent's: a vote must come from an
+   * agent other than the post's author, as the example says.
+   */
+  asRegisteredAgent?: true;
 }
 
 /** Every operation's curl example, in the order a reader would try them: what one creates, the next reads. */
@@ -66,6 +74,11 @@ const STEPS: readonly Step[] = [
   { api: "inbox", operationId: "getWebhook" },
   { api: "inbox", operationId: "updateWebhook" },
   { api: "inbox", operationId: "deleteWebhook" },
+  { api: "forum", operationId: "registerAgent", registers: (answer) => stringAt(answer, "api_key") },
+  { api: "forum", operationId: "getMe" },
+  { api: "forum", operationId: "createCommunity" },
+  { api: "forum", operationId: "listCommunities" },
+  { api: "forum", operationId: "getCommunity" },
   {
     api: "forum",
     operationId: "createPost",
@@ -73,9 +86,16 @@ const STEPS: readonly Step[] = [
   },
   { api: "forum", operationId: "listPosts" },
   { api: "forum", operationId: "getPost" },
-  { api: "forum", operationId: "createComment" },
+  {
+    api: "forum",
+    operationId: "createComment",
+    remember: (answer) => [[EXAMPLE_IDS.comment, stringAt(answer, "comment", "id")]],
+  },
   { api: "forum", operationId: "listComments" },
-  { api: "forum", operationId: "votePost" },
+  { api: "forum", operationId: "votePost", asRegisteredAgent: true },
+  // Last: the comment first, since deleting the post takes its comments with it.
+  { api: "forum", operationId: "deleteComment" },
+  { api: "forum", operationId: "deletePost" },
 ];
 
 // The operations of both bundles, read from the bundles themselves so that a new one must join the steps.
@@ -105,6 +125,7 @@ describe("the curl examples, run with curl against the server", () => {
   /** Holds curl's configuration: the status of each answer on stderr, no progress meter. */
   let curlHome: string;
   const ids = new Map<string, string>();
+  let registeredAgentKey: string | undefined;
 
   beforeAll(async () => {
     server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
@@ -137,6 +158,10 @@ describe("the curl examples, run with curl against the server", () => {
       for (const [exampleId, realId] of ids) {
         script = script.replaceAll(exampleId, realId);
       }
+      const forumKey = step.asRegisteredAgent ? registeredAgentKey : server.forum.apiKey;
+      if (forumKey === undefined) {
+        throw new Error(`${file} acts as the registered agent, but no earlier step registered one`);
+      }
       // The script runs as the page shows it, in `sh`, with only the variables the docs tell a reader to set.
       const { stdout, stderr } = await run("sh", ["-c", script], {
         timeout: 20_000,
@@ -147,7 +172,7 @@ describe("the curl examples, run with curl against the server", () => {
           PIGEONHOLE_INBOX_BASE_URL: server.inbox.url,
           PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
           PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
-          PIGEONHOLE_FORUM_API_KEY: server.forum.apiKey,
+          PIGEONHOLE_FORUM_API_KEY: forumKey,
         },
       });
       const statuses = [...stderr.matchAll(STATUS_LINE)].map((match) => Number(match[1]));
@@ -161,6 +186,7 @@ describe("the curl examples, run with curl against the server", () => {
       for (const [exampleId, realId] of step.remember?.(answer) ?? []) {
         ids.set(exampleId, realId);
       }
+      registeredAgentKey = step.registers?.(answer) ?? registeredAgentKey;
     },
   );
 });

@@ -10,7 +10,7 @@ const run = promisify(execFile);
 /**
  * The examples that need nothing but what earlier ones created, run in this order as a reader would, each as its
  * own Node process against a fresh server. The others name ids from the specs' examples (a message id, a post id)
- * that only the service can mint; the typecheck covers those.
+ * that only the service can mint; the typecheck covers those. The forum's guides print what they show, line by line.
  */
 const RUNNABLE: readonly [file: string, prints: string][] = [
   ["inbox/createInbox.ts", "support@pigeonhole.test"],
@@ -24,8 +24,22 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   ["guides/retries.ts", "@pigeonhole.test>"],
   ["guides/errors.ts", "not_found_error"],
   ["guides/rate-limits.ts", "of 1000 left"],
+  ["forum/registerAgent.ts", "acting as ada"],
+  ["forum/getMe.ts", "pigeonhole-dev"],
+  ["forum/createCommunity.ts", "planning planning"],
+  ["forum/listCommunities.ts", "general General\nplanning Planning\n"],
+  ["forum/getCommunity.ts", "What do you plan before you retrieve?"],
   ["forum/createPost.ts", "general"],
   ["forum/listPosts.ts", "Planning retrieval before generation"],
+  [
+    "guides/forum-votes.ts",
+    "new posts: Newer > Older\none upvote: Newer > Older\ntwo upvotes: Older > Newer\n2 up\nremoved null\n400 SELF_VOTE\n",
+  ],
+  [
+    "guides/forum-deletes.ts",
+    "403 FORBIDDEN\n(no author): [deleted]\n  pigeonhole-dev: Fixed, thanks.\nthe post is gone: NOT_FOUND\n",
+  ],
+  ["guides/forum-idempotency.ts", "true\n409 IDEMPOTENCY_KEY_REUSED\n"],
   // Last: a registered webhook points at a host of the examples, and no further mail may trigger a delivery to it.
   ["inbox/createWebhook.ts", "whsec_"],
   ["inbox/listWebhooks.ts", "https://hooks.example.com/pigeonhole enabled"],

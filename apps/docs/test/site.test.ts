@@ -135,10 +135,35 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
-  it("has a reference page for each of the 13 inbox operations, 2 webhook events and 6 forum operations", () => {
+  it("shows the forum guide with each example it is built from, the ones the tests run included", async () => {
+    const { page, errors } = await open("/guides/agents-communities-votes/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Agents, communities and votes");
+    const code = (await page.locator(".expressive-code pre").allTextContents()).map(normalizeCode);
+    for (const file of [
+      "forum/registerAgent.ts",
+      "forum/registerAgent.sh",
+      "forum/getMe.ts",
+      "forum/createCommunity.ts",
+      "forum/getCommunity.ts",
+      "guides/forum-votes.ts",
+      "guides/forum-deletes.ts",
+      "guides/forum-idempotency.ts",
+    ]) {
+      const example = normalizeCode(await readFile(join(SITE_ROOT, "examples", file), "utf8"));
+      expect(
+        code.some((block) => block.includes(example)),
+        file,
+      ).toBe(true);
+    }
+    await saveScreenshot(page, SCREENSHOTS, "guide-agents-communities-votes");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("has a reference page for each of the 13 inbox operations, 2 webhook events and 13 forum operations", () => {
     const count = (api: string, kind: OperationEntry["kind"]) =>
       referencePages.filter((item) => item.spec.api === api && item.entry.kind === kind).length;
-    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([13, 2, 6]);
+    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([13, 2, 13]);
   });
 
   it.each(referencePages.map((item) => [item.route, item] as const))(

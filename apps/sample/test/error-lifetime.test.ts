@@ -16,11 +16,11 @@ async function openSeededPage({ comments = [] }: { comments?: string[] } = {}) {
     params: { path: { inbox_id: "ada@pigeonhole.test" } },
     body: { to: "grace@pigeonhole.test", subject: "Notes", text: "The first draft." },
   });
-  const { post } = await stack.forum.post("/api/v1/posts", {
+  const { post } = await stack.writer.post("/api/v1/posts", {
     body: { title: "Open for comments", content: "Say something." },
   });
   for (const content of comments) {
-    await stack.forum.post("/api/v1/posts/{post_id}/comments", {
+    await stack.writer.post("/api/v1/posts/{post_id}/comments", {
       params: { path: { post_id: post.id } },
       body: { content },
     });

@@ -125,7 +125,7 @@ describe("a per-minute limit, which the client rides out", () => {
 
   beforeAll(async () => {
     stack = await startStack({ limits: { forumWritesPerMinute: 1 }, clock });
-    const created = await stack.forum.post("/api/v1/posts", {
+    const created = await stack.writer.post("/api/v1/posts", {
       body: { title: "Worth a vote", content: "Up first, then down." },
     });
     postId = created.post.id;
@@ -168,7 +168,7 @@ describe("a per-minute limit, which the client rides out", () => {
     expect(await page.getByRole("alert").count()).toBe(0);
     await stack.screenshot(page, "rate-limit-ridden-out");
 
-    const { post: stored } = await stack.forum.get("/api/v1/posts/{post_id}", {
+    const { post: stored } = await stack.writer.get("/api/v1/posts/{post_id}", {
       params: { path: { post_id: postId } },
     });
     expect([stored.upvotes, stored.downvotes]).toEqual([0, 1]);

@@ -1,38 +1,62 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Stack, startStack } from "./stack.ts";
+import { type Stack, startStack, WRITER } from "./stack.ts";
 
-// The pane shows 5 posts a page. Every API key is one agent, so a vote moves a post's score by one at most, and
-// in `hot` order log10(max(|score|, 1)) = 0: a vote changes the counts, never the order. The order changes only
-// with new posts, the sort and the page, and the tests check exactly that.
+// The pane shows 5 posts a page, from one forum shared by every agent. The posts a test starts with are the writer's;
+// the page acts as one of the sample's three agents at a time. In `hot` order a score of 1 weighs log10(1) = 0, so
+// one vote moves nothing; the second agent's vote makes it 2, worth about 3.8 hours of age, and the post rises above
+// the newer ones. The tests check the page against the API after every step.
 
 describe("the Forum pane, in Chromium", () => {
   let stack: Stack;
   let page: Page;
+  /** The sample's agents by name, its own first. */
+  let agentNames: string[];
 
+  const forum = () => page.getByRole("region", { name: "Forum" });
   const titlesOnPage = () => page.getByRole("list", { name: "Posts" }).getByRole("heading").allTextContents();
   const titlesFromApi = async (sort: "hot" | "new", offset: number) => {
-    const answer = await stack.forum.get("/api/v1/posts", { params: { query: { sort, offset, limit: 5 } } });
+    const answer = await stack.writer.get("/api/v1/posts", { params: { query: { sort, offset, limit: 5 } } });
     return answer.posts.map((post) => post.title);
   };
   const postItem = (title: string) =>
     page
       .getByRole("list", { name: "Posts" })
       .getByRole("listitem")
-      .filter({ has: page.getByRole("heading", { name: title }) });
+      .filter({ has: page.getByRole("heading", { name: title, exact: true }) });
   const scoreOf = (title: string) => postItem(title).getByTitle("upvotes − downvotes").textContent();
+  const voteButton = (title: string, button: "Upvote" | "Downvote") =>
+    page.getByRole("button", { name: `${button} ${title}`, exact: true });
   const pressed = (title: string, button: "Upvote" | "Downvote") =>
-    page.getByRole("button", { name: `${button} ${title}` }).getAttribute("aria-pressed");
+    voteButton(title, button).getAttribute("aria-pressed");
+  const actAs = async (index: number) => {
+    const button = forum()
+      .getByRole("group", { name: "Acting as" })
+      .getByRole("button", { name: agentNames[index], exact: true });
+    await button.click();
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("true");
+  };
 
   beforeAll(async () => {
     stack = await startStack();
     for (let n = 1; n <= 7; n++) {
-      await stack.forum.post("/api/v1/posts", { body: { title: `Post ${n}`, content: `Number ${n} of seven.` } });
+      await stack.writer.post("/api/v1/posts", { body: { title: `Post ${n}`, content: `Number ${n} of seven.` } });
     }
+    agentNames = (await stack.agents.list()).map(({ agent }) => agent.name);
     ({ page } = await stack.openPage());
     await page.getByRole("heading", { name: "Post 7" }).waitFor();
   });
   afterAll(() => stack?.close());
+
+  it("acts as the sample's own agent first, and offers two more", async () => {
+    const buttons = forum().getByRole("group", { name: "Acting as" }).getByRole("button");
+    await expect.poll(() => buttons.allTextContents()).toEqual(agentNames);
+    expect(agentNames).toHaveLength(3);
+    expect(new Set(agentNames).size).toBe(3);
+    expect(agentNames[0]).toBe("pigeonhole-dev");
+    expect(await buttons.first().getAttribute("aria-pressed")).toBe("true");
+    await postItem("Post 7").getByText(WRITER).waitFor();
+  });
 
   it("pages through the posts in the order the API gives, hot and new", async () => {
     expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
@@ -50,51 +74,141 @@ describe("the Forum pane, in Chromium", () => {
     await page.getByRole("button", { name: "hot", exact: true }).click();
   });
 
-  it("counts a vote and highlights it, and the order stays the API's", async () => {
+  it("moves a post up the hot order once a second agent votes it up, and says so", async () => {
     const before = await titlesOnPage();
+    expect(before).toEqual(["Post 7", "Post 6", "Post 5", "Post 4", "Post 3"]);
 
-    await page.getByRole("button", { name: "Upvote Post 5" }).click();
-    await expect.poll(() => scoreOf("Post 5")).toBe("1");
-    await postItem("Post 5").getByText("▲ 1 ▼ 0").waitFor();
-    expect(await pressed("Post 5", "Upvote")).toBe("true");
+    // The first agent's upvote: a score of 1 weighs nothing, and the order stays.
+    await voteButton("Post 3", "Upvote").click();
+    await expect.poll(() => scoreOf("Post 3")).toBe("1");
+    await postItem("Post 3").getByText("▲ 1 ▼ 0").waitFor();
+    expect(await pressed("Post 3", "Upvote")).toBe("true");
     expect(await titlesOnPage()).toEqual(before);
     expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
+    expect(
+      await forum()
+        .getByText(/moved up/)
+        .count(),
+    ).toBe(0);
     await stack.screenshot(page, "forum-upvoted");
 
-    // The other direction replaces the vote; the same direction again takes it back.
-    await page.getByRole("button", { name: "Downvote Post 5" }).click();
-    await expect.poll(() => scoreOf("Post 5")).toBe("-1");
-    expect([await pressed("Post 5", "Upvote"), await pressed("Post 5", "Downvote")]).toEqual(["false", "true"]);
-    expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
+    // The second agent has not voted yet: its page shows no vote of its own.
+    await actAs(1);
+    await expect.poll(() => pressed("Post 3", "Upvote")).toBe("false");
+    expect(await scoreOf("Post 3")).toBe("1");
 
-    await page.getByRole("button", { name: "Downvote Post 5" }).click();
-    await expect.poll(() => scoreOf("Post 5")).toBe("0");
-    expect(await pressed("Post 5", "Downvote")).toBe("false");
-    expect(await titlesOnPage()).toEqual(before);
+    // Its upvote makes the score 2: Post 3 passes the four newer posts.
+    await voteButton("Post 3", "Upvote").click();
+    await expect.poll(titlesOnPage).toEqual(["Post 3", "Post 7", "Post 6", "Post 5", "Post 4"]);
+    expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
+    await postItem("Post 3").getByText("▲ moved up 4 places").waitFor();
+    await postItem("Post 3").getByText("▲ 2 ▼ 0").waitFor();
+    expect(await pressed("Post 3", "Upvote")).toBe("true");
+    expect(
+      await forum()
+        .getByText(/moved up/)
+        .count(),
+    ).toBe(1);
+    await stack.screenshot(page, "forum-hot-order-moved");
+
+    // `new` ignores votes.
+    await page.getByRole("button", { name: "new", exact: true }).click();
+    await expect.poll(titlesOnPage).toEqual(["Post 7", "Post 6", "Post 5", "Post 4", "Post 3"]);
+    await page.getByRole("button", { name: "hot", exact: true }).click();
+    await expect.poll(async () => (await titlesOnPage())[0]).toBe("Post 3");
   });
 
-  it("puts a new post first, in hot and in new", async () => {
+  it("flips and takes back the acting agent's vote, and the order follows the score", async () => {
+    // The other direction replaces this agent's vote: +1 from the first agent, -1 from this one.
+    await voteButton("Post 3", "Downvote").click();
+    await expect.poll(() => scoreOf("Post 3")).toBe("0");
+    expect([await pressed("Post 3", "Upvote"), await pressed("Post 3", "Downvote")]).toEqual(["false", "true"]);
+    await expect.poll(titlesOnPage).toEqual(["Post 7", "Post 6", "Post 5", "Post 4", "Post 3"]);
+    expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
+
+    // The same direction again takes it back.
+    await voteButton("Post 3", "Downvote").click();
+    await expect.poll(() => scoreOf("Post 3")).toBe("1");
+    expect(await pressed("Post 3", "Downvote")).toBe("false");
+
+    // Each agent sees its own vote: the first agent's upvote is still there.
+    await actAs(0);
+    await expect.poll(() => pressed("Post 3", "Upvote")).toBe("true");
+    const { post } = await (await stack.agents.client(undefined)).get("/api/v1/posts/{post_id}", {
+      params: { path: { post_id: await postId("Post 3") } },
+    });
+    expect([post.upvotes, post.downvotes, post.my_vote]).toEqual([1, 0, "up"]);
+  });
+
+  it("puts a new post first, in hot and in new, and keeps its author from voting on it", async () => {
     const form = page.getByRole("form", { name: "New post" });
     await form.getByLabel("Title").fill("Fresh from the sample");
     await form.getByLabel("Content").fill("Written in the browser, posted by the sample's server.");
     await form.getByRole("button", { name: "Post" }).click();
     await expect.poll(async () => (await titlesOnPage())[0]).toBe("Fresh from the sample");
     expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
+    await postItem("Fresh from the sample").getByText(`${agentNames[0]} (you)`).waitFor();
+    expect(await voteButton("Fresh from the sample", "Upvote").isDisabled()).toBe(true);
+    expect(await voteButton("Fresh from the sample", "Downvote").isDisabled()).toBe(true);
 
     await page.getByRole("button", { name: "new", exact: true }).click();
     await expect.poll(titlesOnPage).toEqual(await titlesFromApi("new", 0));
     expect((await titlesOnPage())[0]).toBe("Fresh from the sample");
     await page.getByRole("button", { name: "hot", exact: true }).click();
     await expect.poll(async () => (await titlesOnPage())[0]).toBe("Fresh from the sample");
+
+    // Another agent may vote on it.
+    await actAs(2);
+    await expect.poll(() => voteButton("Fresh from the sample", "Upvote").isEnabled()).toBe(true);
+    await voteButton("Fresh from the sample", "Upvote").click();
+    await expect.poll(() => scoreOf("Fresh from the sample")).toBe("1");
   });
 
-  it("adds a comment and shows the new count", async () => {
+  it("comments as one agent, and lets only that agent delete the comment, which stays as [deleted]", async () => {
     const post = postItem("Fresh from the sample");
     await post.getByRole("button", { name: "0 comments" }).click();
     await post.getByLabel("Comment text").fill("Nice to see it work end to end.");
     await post.getByRole("button", { name: "Comment", exact: true }).click();
-    await post.getByRole("list", { name: "Comments" }).getByText("Nice to see it work end to end.").waitFor();
+    const comments = post.getByRole("list", { name: "Comments" });
+    await comments.getByText("Nice to see it work end to end.").waitFor();
+    await comments.getByText(agentNames[2] ?? "").waitFor();
     await post.getByRole("button", { name: "1 comment" }).waitFor();
     await stack.screenshot(page, "forum-commented");
+
+    // The post's author may not delete another agent's comment: the page offers it only to the comment's author.
+    await actAs(0);
+    await post.getByRole("button", { name: "1 comment" }).waitFor();
+    await comments.getByText("Nice to see it work end to end.").waitFor();
+    expect(await comments.getByRole("button", { name: /^Delete comment/ }).count()).toBe(0);
+
+    await actAs(2);
+    await comments.getByRole("button", { name: "Delete comment: Nice to see it work end to end." }).click();
+    await comments.getByText("[deleted]").waitFor();
+    await post.getByRole("button", { name: "0 comments" }).waitFor();
+    expect(await comments.getByText("Nice to see it work end to end.").count()).toBe(0);
+    expect(await comments.getByText(agentNames[2] ?? "").count()).toBe(0);
   });
+
+  it("lets a post's author delete it", async () => {
+    const id = await postId("Fresh from the sample");
+    // Only its author is offered the button.
+    expect(await forum().getByRole("button", { name: "Delete Fresh from the sample" }).count()).toBe(0);
+    await actAs(0);
+    await forum().getByRole("button", { name: "Delete Fresh from the sample" }).click();
+    await expect.poll(titlesOnPage).toEqual(await titlesFromApi("hot", 0));
+    expect(await titlesOnPage()).not.toContain("Fresh from the sample");
+    const { response } = await stack.writer.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: id } } });
+    expect(response.status).toBe(404);
+    expect(await page.getByRole("alert").count()).toBe(0);
+  });
+
+  /** The id of the post with this title, from the API. */
+  async function postId(title: string): Promise<string> {
+    const { posts } = await stack.writer.get("/api/v1/posts", { params: { query: { sort: "new", limit: 100 } } });
+    const found = posts.find((post) => post.title === title);
+    if (found === undefined) {
+      throw new Error(`No post titled ${title}`);
+    }
+    return found.id;
+  }
 });

@@ -17,6 +17,11 @@ export class MovableClock {
     return Date.now() + this.#offsetMs;
   }
 
+  /** Moves the clock forward by `ms` milliseconds. */
+  advance(ms: number): void {
+    this.#offsetMs += ms;
+  }
+
   /**
    * Moves the clock into the next minute, `msLeft` milliseconds before its end: no request has been counted in that
    * window yet, and it closes soon.

@@ -31,9 +31,9 @@ describe("the sample on a phone, 390 px wide", () => {
       body: { to: "margaret.hamilton@pigeonhole.test", subject: "The guide", text: `Have you read ${LONG_LINK}?` },
     });
     for (let n = 1; n <= 6; n++) {
-      await stack.forum.post("/api/v1/posts", { body: { title: `Post ${n}`, content: `Number ${n} of six.` } });
+      await stack.writer.post("/api/v1/posts", { body: { title: `Post ${n}`, content: `Number ${n} of six.` } });
     }
-    await stack.forum.post("/api/v1/posts", {
+    await stack.writer.post("/api/v1/posts", {
       body: { title: "Replaying missed webhook deliveries after an outage", content: `Read ${LONG_LINK} first.` },
     });
     ({ page } = await stack.openPage(PHONE));
@@ -96,6 +96,10 @@ describe("the sample on a phone, 390 px wide", () => {
     await newPost.getByLabel("Content").fill("Every button within reach.");
     await newPost.getByRole("button", { name: "Post" }).click();
     await forum().getByRole("heading", { name: "Written on a phone" }).waitFor();
+    // Its author cannot vote on it: another of the sample's agents does.
+    const agents = forum().getByRole("group", { name: "Acting as" }).getByRole("button");
+    await agents.nth(1).click();
+    await expect.poll(() => agents.nth(1).getAttribute("aria-pressed")).toBe("true");
     await forum().getByRole("button", { name: "Upvote Written on a phone" }).click();
     await forum()
       .getByRole("list", { name: "Posts" })

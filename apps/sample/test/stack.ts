@@ -9,6 +9,9 @@ import { startSampleServer } from "../src/server/sample-server.ts";
 const PAGE_ROOT = fileURLToPath(new URL("../dist", import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL("../test-results/screenshots", import.meta.url));
 
+/** The agent that writes the posts a test starts with. */
+export const WRITER = "writer";
+
 /** A laptop's window. */
 export const DESKTOP: BrowserContextOptions = { viewport: { width: 1400, height: 900 } };
 
@@ -38,14 +41,21 @@ export async function startStack({ limits, clock }: StackOptions = {}) {
     clock,
   });
   const inbox = createInboxClient({ baseUrl: pigeonhole.inbox.url, apiKey: pigeonhole.inbox.apiKey });
-  const forum = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: pigeonhole.forum.apiKey });
-  const sample = await startSampleServer({ inbox, forum, port: 0, pageRoot: PAGE_ROOT });
+  // The sample's own agent is the development key's, as when it runs against `pigeonhole-server`.
+  const own = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: pigeonhole.forum.apiKey });
+  const sample = await startSampleServer({ inbox, forum: own, port: 0, pageRoot: PAGE_ROOT });
   await sample.webhook;
   const browser = await launchChromium();
 
   return {
     inbox,
-    forum,
+    /** Another agent in the same forum, which writes the posts a test starts with: the sample's agents vote on them. */
+    writer: createForumClient({
+      baseUrl: pigeonhole.forum.url,
+      apiKey: await pigeonhole.createApiKey("forum", { name: WRITER }),
+    }),
+    /** The agents the page acts as, the sample's own first. */
+    agents: sample.agents,
     /** Opens the sample in a new tab (in a laptop's window unless told) and waits until its event stream is connected. */
     async openPage(device: BrowserContextOptions = DESKTOP): Promise<{ page: Page; errors: PageErrors }> {
       const page = await browser.newPage(device);

@@ -17,6 +17,7 @@ const reviewer = createForumClient({
   apiKey: process.env.REVIEWER_FORUM_KEY,
 });
 
-// Two keys are two tenants: neither sees the other's inboxes or posts
-// (another tenant's id answers 404).
+// Two inbox keys are two tenants: neither sees the other's inboxes
+// (another tenant's id answers 404). Two forum keys are two agents in
+// one forum: each reads the other's posts and may vote on them.
 export { inbox, researcher, reviewer };

@@ -49,27 +49,28 @@ describe("support inbox", () => {
     ).toEqual([["Lunch?", ["received"]]]);
   });
 
-  it("keeps each API key's posts to itself", async () => {
-    const mine = createForumClient({
+  it("lets one agent vote on another agent's post", async () => {
+    const author = createForumClient({
       baseUrl: server.forum.url,
       apiKey: server.forum.apiKey,
     });
-    const theirs = createForumClient({
+    // Every forum key is an agent, and every agent sees the same forum.
+    const reviewer = createForumClient({
       baseUrl: server.forum.url,
-      apiKey: await server.createApiKey("forum"),
+      apiKey: await server.createApiKey("forum", { name: "reviewer" }),
     });
 
-    const { post } = await mine.post("/api/v1/posts", {
+    const { post } = await author.post("/api/v1/posts", {
       body: { title: "Hello", content: "First post" },
     });
+    await reviewer.post("/api/v1/posts/{post_id}/vote", {
+      params: { path: { post_id: post.id } },
+      body: { direction: "up" },
+    });
 
-    const { data, response } = await theirs.GET(
-      "/api/v1/posts/{post_id}",
-      {
-        params: { path: { post_id: post.id } },
-      },
-    );
-    expect(data).toBeUndefined();
-    expect(response.status).toBe(404);
+    const seen = await reviewer.get("/api/v1/posts/{post_id}", {
+      params: { path: { post_id: post.id } },
+    });
+    expect([seen.post.upvotes, seen.post.my_vote]).toEqual([1, "up"]);
   });
 });

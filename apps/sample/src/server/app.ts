@@ -1,9 +1,9 @@
 import { serveStatic } from "@hono/node-server/serve-static";
-import type { ForumClient } from "@pigeonhole/forum";
 import type { InboxClient } from "@pigeonhole/inbox";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { EventHub } from "./event-hub.ts";
+import type { ForumAgents } from "./forum-agents.ts";
 import { forumRoutes } from "./forum-routes.ts";
 import { inboxRoutes } from "./inbox-routes.ts";
 import { webhookRoute } from "./webhook-route.ts";
@@ -12,7 +12,8 @@ export const WEBHOOK_PATH = "/webhooks/inbox";
 
 export interface SampleAppOptions {
   inbox: InboxClient;
-  forum: ForumClient;
+  /** The agents the page acts as in the forum. */
+  agents: ForumAgents;
   events: EventHub;
   /** The webhook's signing secret, once it is registered. */
   webhookSecret: () => string | undefined;
@@ -24,10 +25,10 @@ export interface SampleAppOptions {
  * The sample's HTTP app: the page, the `/api` routes it calls (which call the two APIs with the server's keys),
  * the webhook the Inbox API delivers to, and `/api/events`, which pushes each arrival to the open pages.
  */
-export function createSampleApp({ inbox, forum, events, webhookSecret, pageRoot }: SampleAppOptions) {
+export function createSampleApp({ inbox, agents, events, webhookSecret, pageRoot }: SampleAppOptions) {
   const app = new Hono();
   app.route("/api/inbox", inboxRoutes(inbox, events));
-  app.route("/api/forum", forumRoutes(forum, events));
+  app.route("/api/forum", forumRoutes(agents, events));
 
   const onEvent = webhookRoute({
     secret: webhookSecret,

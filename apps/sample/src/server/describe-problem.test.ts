@@ -3,6 +3,7 @@ import { createInboxClient } from "@pigeonhole/inbox";
 import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeProblem } from "./describe-problem.ts";
+import { UnknownAgentError } from "./forum-agents.ts";
 
 /** What a promise rejected with. */
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -55,6 +56,24 @@ describe("describeProblem, on the real errors of the clients", () => {
     expect(describeProblem(await failure(inbox.get("/v0/inboxes")), "inbox")).toMatchObject({
       status: 502,
       problem: { kind: "connection" },
+    });
+  });
+
+  it("says that another agent's post is not the caller's to delete", async () => {
+    const author = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: pigeonhole.forum.apiKey });
+    const other = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: await pigeonhole.createApiKey("forum") });
+    const { post } = await author.post("/api/v1/posts", { body: { title: "Mine", content: "Not yours." } });
+    const error = await failure(other.delete("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } }));
+    expect(describeProblem(error, "forum")).toMatchObject({
+      status: 403,
+      problem: { service: "forum", kind: "forbidden", code: "FORBIDDEN", hint: expect.any(String) },
+    });
+  });
+
+  it("asks to reload the page when it names an agent the sample does not hold", () => {
+    expect(describeProblem(new UnknownAgentError("The sample does not know this agent."), "forum")).toEqual({
+      status: 400,
+      problem: { service: "forum", kind: "validation", status: 400, message: "The sample does not know this agent." },
     });
   });
 

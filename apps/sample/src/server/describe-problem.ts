@@ -1,10 +1,12 @@
 import * as forum from "@pigeonhole/forum";
 import * as inbox from "@pigeonhole/inbox";
 import type { Problem, Service } from "../shared/wire.ts";
+import { UnknownAgentError } from "./forum-agents.ts";
 
 const KIND_BY_STATUS: Record<number, Problem["kind"]> = {
   400: "validation",
   401: "authentication",
+  403: "forbidden",
   404: "not_found",
   409: "conflict",
   413: "validation",
@@ -44,6 +46,9 @@ export function describeProblem(error: unknown, service: Service): { status: num
   if (error instanceof inbox.APIConnectionError || error instanceof forum.APIConnectionError) {
     const message = `${error.message} Is the Pigeonhole server running?`;
     return { status: 502, problem: { service, kind: "connection", status: 502, message } };
+  }
+  if (error instanceof UnknownAgentError) {
+    return { status: 400, problem: { service, kind: "validation", status: 400, message: error.message } };
   }
   if (error instanceof SyntaxError) {
     // `c.req.json()` could not parse what the page sent.

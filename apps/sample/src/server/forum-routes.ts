@@ -1,12 +1,22 @@
-import type { CreateCommentRequest, CreatePostRequest, ForumClient, VoteRequest } from "@pigeonhole/forum";
+import type { Agent, CreateCommentRequest, CreatePostRequest, VoteRequest } from "@pigeonhole/forum";
+import { AGENT_HEADER } from "../shared/wire.ts";
 import type { EventHub } from "./event-hub.ts";
+import type { ForumAgents } from "./forum-agents.ts";
 import { ok, serviceRoutes } from "./service-routes.ts";
 
 // As with the inbox routes, the API checks what the page sends (sort, offset, bodies) and names what is wrong.
 
-/** `/api/forum/...`: posts by hot or new, comments and votes, with the Forum API key kept on this server. */
-export function forumRoutes(forum: ForumClient, events: EventHub) {
-  return serviceRoutes("forum", forum, events)
+/**
+ * `/api/forum/...`: posts by hot or new, comments, votes and deletes, each as the agent the page acts as (its id in
+ * the `x-sample-agent` header), with every agent's key kept on this server.
+ */
+export function forumRoutes(agents: ForumAgents, events: EventHub) {
+  return serviceRoutes("forum", (request) => agents.client(request.header(AGENT_HEADER)), events)
+    .get("/agents", async (c) => {
+      // The sample's own setting, not a call the page makes with a key: the wrong-key switch leaves it alone.
+      const list: Agent[] = (await agents.list()).map(({ agent }) => agent);
+      return ok(c, list);
+    })
     .get("/posts", async (c) => {
       const { sort, offset = "0", limit = "25" } = c.req.query();
       const query = { sort: sort as "hot" | "new" | undefined, offset: Number(offset), limit: Number(limit) };
@@ -14,7 +24,13 @@ export function forumRoutes(forum: ForumClient, events: EventHub) {
     })
     .post("/posts", async (c) => {
       const body = await c.req.json<CreatePostRequest>();
+      // The client sends an Idempotency-Key, the same on each retry: a retried post is never posted twice.
       return ok(c, await c.var.client.post("/api/v1/posts", { body }));
+    })
+    .delete("/posts/:post_id", async (c) => {
+      const path = { post_id: c.req.param("post_id") };
+      await c.var.client.delete("/api/v1/posts/{post_id}", { params: { path } });
+      return ok(c, null);
     })
     .get("/posts/:post_id/comments", async (c) => {
       const path = { post_id: c.req.param("post_id") };
@@ -28,10 +44,15 @@ export function forumRoutes(forum: ForumClient, events: EventHub) {
       const body = await c.req.json<CreateCommentRequest>();
       return ok(c, await c.var.client.post("/api/v1/posts/{post_id}/comments", { params: { path }, body }));
     })
+    .delete("/comments/:comment_id", async (c) => {
+      const path = { comment_id: c.req.param("comment_id") };
+      await c.var.client.delete("/api/v1/comments/{comment_id}", { params: { path } });
+      return ok(c, null);
+    })
     .post("/posts/:post_id/vote", async (c) => {
       const path = { post_id: c.req.param("post_id") };
       const body = await c.req.json<VoteRequest>();
-      // The Forum API has no idempotency keys: the client retries a vote only when the API cannot have counted it.
+      // A vote takes no Idempotency-Key: the client retries it only when the API cannot have counted it.
       return ok(c, await c.var.client.post("/api/v1/posts/{post_id}/vote", { params: { path }, body }));
     });
 }

@@ -7,7 +7,7 @@ import { ok, serviceRoutes } from "./service-routes.ts";
 
 /** `/api/inbox/...`: inboxes, threads and sending, with the Inbox API key kept on this server. */
 export function inboxRoutes(inbox: InboxClient, events: EventHub) {
-  return serviceRoutes("inbox", inbox, events)
+  return serviceRoutes("inbox", () => inbox, events)
     .get("/inboxes", async (c) => {
       // Every inbox of the key, across pages (a sample has few).
       return ok(c, await c.var.client.paginate("/v0/inboxes", { params: { query: { limit: 100 } } }).toArray(500));

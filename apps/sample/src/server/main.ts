@@ -13,7 +13,8 @@ if (!existsSync(`${pageRoot}/index.html`)) {
   process.exit(1);
 }
 
-// The keys stay here, on the server; the page never sees them. The base URLs come from
+// The keys stay here, on the server; the page never sees them. The forum key is the sample's own agent; the two
+// others it acts as are registered when a page first asks for them. The base URLs come from
 // PIGEONHOLE_INBOX_BASE_URL / PIGEONHOLE_FORUM_BASE_URL, else the Pigeonhole server's default addresses.
 const inbox = createInboxClient({ apiKey: process.env.PIGEONHOLE_INBOX_API_KEY || "pigeonhole-inbox-dev" });
 const forum = createForumClient({ apiKey: process.env.PIGEONHOLE_FORUM_API_KEY || "pigeonhole-forum-dev" });

@@ -6,6 +6,7 @@ import type { ForumClient } from "@pigeonhole/forum";
 import type { InboxClient, Webhook } from "@pigeonhole/inbox";
 import { createSampleApp, WEBHOOK_PATH } from "./app.ts";
 import { EventHub } from "./event-hub.ts";
+import { ForumAgents } from "./forum-agents.ts";
 import { log } from "./log.ts";
 import { registerWebhook } from "./register-webhook.ts";
 
@@ -13,6 +14,7 @@ const REGISTRATION_RETRY_MS = 5_000;
 
 export interface SampleServerOptions {
   inbox: InboxClient;
+  /** The sample's own agent; the others it acts as are registered through it. */
   forum: ForumClient;
   /** Default 4200; 0 picks a free port. */
   port?: number;
@@ -21,6 +23,8 @@ export interface SampleServerOptions {
 
 export interface SampleServer {
   url: string;
+  /** The agents the page acts as in the forum. */
+  agents: ForumAgents;
   /** Resolves once the Inbox API has our webhook; until then arrivals are not pushed. */
   webhook: Promise<Webhook>;
   close(): Promise<void>;
@@ -32,7 +36,8 @@ export interface SampleServer {
  */
 export async function startSampleServer({ inbox, forum, port = 4200, pageRoot }: SampleServerOptions) {
   let secret: string | undefined;
-  const app = createSampleApp({ inbox, forum, events: new EventHub(), webhookSecret: () => secret, pageRoot });
+  const agents = new ForumAgents(forum);
+  const app = createSampleApp({ inbox, agents, events: new EventHub(), webhookSecret: () => secret, pageRoot });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -58,6 +63,7 @@ export async function startSampleServer({ inbox, forum, port = 4200, pageRoot }:
 
   return {
     url,
+    agents,
     webhook,
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import type { InboxClientOptions, RetryEvent } from "@pigeonhole/inbox";
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type HonoRequest } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type Problem, type Retry, type Service, WRONG_KEY_HEADER } from "../shared/wire.ts";
 import { describeProblem } from "./describe-problem.ts";
@@ -16,14 +16,19 @@ interface Reconfigurable<C> {
 export type ServiceEnv<C> = { Variables: { client: C; retries: Retry[] } };
 
 /**
- * The `/api` routes of one service. Each request gets its own copy of the client, whose `onRetry` hook collects the
- * retries of this request, and every answer carries them: `{data, retries}` on success, `{problem, retries}` on
- * failure, with the API's status. Each retry is also pushed to the pages as it happens, and so is a success that
- * needed retries.
+ * The `/api` routes of one service. Each request gets its own copy of the client `clientFor` picks for it, whose
+ * `onRetry` hook collects the retries of this request, and every answer carries them: `{data, retries}` on success,
+ * `{problem, retries}` on failure, with the API's status. Each retry is also pushed to the pages as it happens, and so
+ * is a success that needed retries.
  */
-export function serviceRoutes<C extends Reconfigurable<C>>(service: Service, client: C, events: EventHub) {
+export function serviceRoutes<C extends Reconfigurable<C>>(
+  service: Service,
+  clientFor: (request: HonoRequest) => C | Promise<C>,
+  events: EventHub,
+) {
   const routes = new Hono<ServiceEnv<C>>();
   routes.use(async (c, next) => {
+    const client = await clientFor(c.req);
     const retries: Retry[] = [];
     const onRetry = (event: RetryEvent) => {
       const retry = describeRetry(service, event);

@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { ServerEvent } from "../shared/wire.ts";
 import { createSampleApp, WEBHOOK_PATH } from "./app.ts";
 import { EventHub } from "./event-hub.ts";
+import { ForumAgents } from "./forum-agents.ts";
 
 const SECRET = `whsec_${Buffer.from("a secret of thirty-two bytes!!!!").toString("base64")}`;
 const OTHER_SECRET = `whsec_${Buffer.from("another secret, just as long....").toString("base64")}`;
@@ -77,7 +78,7 @@ describe("the webhook endpoint", () => {
     // The clients are never called here; the endpoint only verifies and publishes.
     const inbox = createInboxClient({ apiKey: "unused", baseUrl: "http://127.0.0.1:9" });
     const forum = createForumClient({ apiKey: "unused", baseUrl: "http://127.0.0.1:9" });
-    app = createSampleApp({ inbox, forum, events, webhookSecret: () => secret });
+    app = createSampleApp({ inbox, agents: new ForumAgents(forum), events, webhookSecret: () => secret });
   });
 
   it("accepts a correctly signed delivery and pushes the arrival to the pages", async () => {

@@ -5,6 +5,9 @@ export type Service = "inbox" | "forum";
 /** The page sends this header (value `1`) while its "Use a wrong API key" switch is on. */
 export const WRONG_KEY_HEADER = "x-sample-wrong-key";
 
+/** The page sends the id of the agent it acts as in the forum in this header; without it, the sample's own agent acts. */
+export const AGENT_HEADER = "x-sample-agent";
+
 /** One retry the client made, as its `onRetry` hook reported it. */
 export interface Retry {
   service: Service;
@@ -19,7 +22,15 @@ export interface Retry {
 /** Why a call failed, in the words a user needs. */
 export interface Problem {
   service: Service;
-  kind: "authentication" | "rate_limit" | "validation" | "not_found" | "conflict" | "connection" | "other";
+  kind:
+    | "authentication"
+    | "forbidden"
+    | "rate_limit"
+    | "validation"
+    | "not_found"
+    | "conflict"
+    | "connection"
+    | "other";
   status: number;
   /** One line from the API's error envelope. */
   message: string;

@@ -1,36 +1,71 @@
+import type { Agent } from "@pigeonhole/forum";
 import type { FormEvent } from "react";
 import type { SampleApi } from "./api.ts";
 import { useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 
-/** A post's comments, oldest first, and a form to add one. */
-export function Comments({ api, postId, onCommented }: { api: SampleApi; postId: string; onCommented: () => void }) {
+/**
+ * A post's comments, oldest first, and a form to add one as the acting agent, who may delete their own. A deleted
+ * comment stays in its place as `[deleted]`, without an author.
+ */
+export function Comments({
+  api,
+  actingAgent,
+  postId,
+  onChanged,
+}: {
+  api: SampleApi;
+  actingAgent: Agent | undefined;
+  postId: string;
+  /** Called after a comment was added or deleted: the post's comment count changed. */
+  onChanged: () => void;
+}) {
   const comments = useLoader(() => api.listComments(postId), [api, postId]);
-  const add = useAction();
+  const change = useAction();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const content = String(new FormData(form).get("content"));
-    void add.run(async () => {
+    void change.run(async () => {
       await api.comment(postId, { content });
       form.reset();
       comments.reload();
-      onCommented();
+      onChanged();
     });
   };
+  const remove = (commentId: string) =>
+    change.run(async () => {
+      await api.deleteComment(commentId);
+      comments.reload();
+      onChanged();
+    });
   return (
     <div className="comments">
-      <ProblemNotice error={comments.problem ?? add.problem} />
+      <ProblemNotice error={comments.problem ?? change.problem} />
       <ul aria-label="Comments">
         {comments.data?.comments.map((comment) => (
-          <li key={comment.id}>
-            <strong>{comment.author.name}</strong> {comment.content}
+          <li key={comment.id} className={comment.author === null ? "deleted" : undefined}>
+            {comment.author !== null && <strong>{comment.author.name}</strong>} {comment.content}
+            {comment.author !== null && comment.author.id === actingAgent?.id && (
+              <>
+                {" "}
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Delete comment: ${comment.content}`}
+                  disabled={change.pending}
+                  onClick={() => remove(comment.id)}
+                >
+                  delete
+                </button>
+              </>
+            )}
           </li>
         ))}
       </ul>
       <form className="row" onSubmit={onSubmit} aria-label="Comment">
         <input name="content" placeholder="add a comment" aria-label="Comment text" />
-        <button type="submit" disabled={add.pending}>
+        <button type="submit" disabled={change.pending}>
           Comment
         </button>
       </form>

@@ -1,22 +1,32 @@
-import type { Post, VoteResponse } from "@pigeonhole/forum";
-import { type FormEvent, useState } from "react";
+import type { Agent, Post } from "@pigeonhole/forum";
+import { type FormEvent, useMemo, useState } from "react";
 import type { SampleApi, Sort } from "./api.ts";
 import { Comments } from "./Comments.tsx";
 import { formatTime } from "./format.ts";
 import { useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
-
-type Vote = VoteResponse["vote"];
+import { useRankMoves } from "./rank-moves.ts";
 
 const POSTS_PER_PAGE = 5;
 
-/** Posts by hot or new, a page at a time, with posting, voting and comments. */
+/** Why an agent's own post has no vote buttons to press: the API refuses such a vote (400 SELF_VOTE). */
+const OWN_POST = "Your own post: only other agents vote on it";
+
+/**
+ * Posts by hot or new, a page at a time, with posting, voting, comments and deleting, as one of the sample's agents:
+ * switch between them to vote on each other's posts and watch the hot order change.
+ */
 export function ForumPane({ api }: { api: SampleApi }) {
+  const agents = useLoader(() => api.listAgents(), [api]);
+  // Until a choice is made the sample's own agent acts, which the server takes when the page names none.
+  const [chosenAgent, setChosenAgent] = useState<string>();
+  const acting: Agent | undefined = agents.data?.find((agent) => agent.id === chosenAgent) ?? agents.data?.[0];
+  const forum = useMemo(() => api.actingAs(chosenAgent), [api, chosenAgent]);
+
   const [sort, setSort] = useState<Sort>("hot");
   const [offset, setOffset] = useState(0);
-  const page = useLoader(() => api.listPosts({ sort, offset, limit: POSTS_PER_PAGE }), [api, sort, offset]);
-  // The API's posts do not say how you voted; the answer of each vote does, so the page remembers it.
-  const [votes, setVotes] = useState<Record<string, Vote>>({});
+  const page = useLoader(() => forum.listPosts({ sort, offset, limit: POSTS_PER_PAGE }), [forum, sort, offset]);
+  const moves = useRankMoves(page.data?.posts, `${sort}:${offset}`);
   const [openPost, setOpenPost] = useState<string>();
   const action = useAction();
 
@@ -31,16 +41,20 @@ export function ForumPane({ api }: { api: SampleApi }) {
     const form = event.currentTarget;
     const fields = new FormData(form);
     void action.run(async () => {
-      await api.createPost({ title: String(fields.get("title")), content: String(fields.get("content")) });
+      await forum.createPost({ title: String(fields.get("title")), content: String(fields.get("content")) });
       form.reset();
       show(sort, 0);
     });
   };
   const vote = (post: Post, direction: "up" | "down") =>
     action.run(async () => {
-      const result = await api.vote(post.id, { direction });
-      setVotes((old) => ({ ...old, [post.id]: result.vote }));
-      // Show the page as the API now orders it, with the new counts.
+      await forum.vote(post.id, { direction });
+      // Show the page as the API now orders it, with the new counts and this agent's vote.
+      page.reload();
+    });
+  const remove = (post: Post) =>
+    action.run(async () => {
+      await forum.deletePost(post.id);
       page.reload();
     });
 
@@ -48,6 +62,20 @@ export function ForumPane({ api }: { api: SampleApi }) {
   return (
     <section className="pane" aria-label="Forum">
       <h2>Forum</h2>
+      <fieldset className="row agents">
+        <legend>Acting as</legend>
+        {agents.data?.map((agent) => (
+          <button
+            key={agent.id}
+            type="button"
+            aria-pressed={agent.id === acting?.id}
+            onClick={() => setChosenAgent(agent.id)}
+          >
+            {agent.name}
+          </button>
+        ))}
+      </fieldset>
+      <ProblemNotice error={agents.problem} />
       <form className="compose" onSubmit={onCreate} aria-label="New post">
         <input name="title" placeholder="title" aria-label="Title" />
         <textarea name="content" placeholder="what's on your mind?" aria-label="Content" rows={2} />
@@ -65,50 +93,81 @@ export function ForumPane({ api }: { api: SampleApi }) {
         ))}
       </fieldset>
       <p className="muted">
-        Your API key is one agent with one vote per post, so a vote changes the counts but never the hot order.
+        Every agent sees every post, and votes only on other agents' posts. In hot order a score of 1 weighs nothing
+        (log10 1 = 0): a post rises past newer ones once a second agent votes it up.
       </p>
       <ProblemNotice error={page.problem} />
       <ol className="posts" aria-label="Posts" start={offset + 1}>
-        {posts.map((post) => (
-          <li key={post.id} className="post">
-            <div className="votes">
-              <button
-                type="button"
-                aria-label={`Upvote ${post.title}`}
-                aria-pressed={votes[post.id] === "up"}
-                onClick={() => vote(post, "up")}
-              >
-                ▲
-              </button>
-              <span className="score" title="upvotes − downvotes">
-                {post.upvotes - post.downvotes}
-              </span>
-              <button
-                type="button"
-                aria-label={`Downvote ${post.title}`}
-                aria-pressed={votes[post.id] === "down"}
-                onClick={() => vote(post, "down")}
-              >
-                ▼
-              </button>
-            </div>
-            <div>
-              <h3>{post.title}</h3>
-              <p>{post.content}</p>
-              <small>
-                {post.author.name} · {formatTime(post.created_at)} · ▲ {post.upvotes} ▼ {post.downvotes} ·{" "}
+        {posts.map((post) => {
+          const mine = post.author.id === acting?.id;
+          const moved = moves.get(post.id);
+          return (
+            <li key={post.id} className="post">
+              <div className="votes">
                 <button
                   type="button"
-                  className="link"
-                  onClick={() => setOpenPost(openPost === post.id ? undefined : post.id)}
+                  aria-label={`Upvote ${post.title}`}
+                  aria-pressed={post.my_vote === "up"}
+                  disabled={mine}
+                  title={mine ? OWN_POST : undefined}
+                  onClick={() => vote(post, "up")}
                 >
-                  {post.comment_count} {post.comment_count === 1 ? "comment" : "comments"}
+                  ▲
                 </button>
-              </small>
-              {openPost === post.id && <Comments api={api} postId={post.id} onCommented={page.reload} />}
-            </div>
-          </li>
-        ))}
+                <span className="score" title="upvotes − downvotes">
+                  {post.upvotes - post.downvotes}
+                </span>
+                <button
+                  type="button"
+                  aria-label={`Downvote ${post.title}`}
+                  aria-pressed={post.my_vote === "down"}
+                  disabled={mine}
+                  title={mine ? OWN_POST : undefined}
+                  onClick={() => vote(post, "down")}
+                >
+                  ▼
+                </button>
+              </div>
+              <div>
+                <h3>{post.title}</h3>
+                {moved !== undefined && (
+                  <p className="moved">
+                    ▲ moved up {moved} {moved === 1 ? "place" : "places"}
+                  </p>
+                )}
+                <p>{post.content}</p>
+                <small>
+                  {post.author.name}
+                  {mine && " (you)"} · {formatTime(post.created_at)} · ▲ {post.upvotes} ▼ {post.downvotes} ·{" "}
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => setOpenPost(openPost === post.id ? undefined : post.id)}
+                  >
+                    {post.comment_count} {post.comment_count === 1 ? "comment" : "comments"}
+                  </button>
+                  {mine && (
+                    <>
+                      {" · "}
+                      <button
+                        type="button"
+                        className="link"
+                        aria-label={`Delete ${post.title}`}
+                        disabled={action.pending}
+                        onClick={() => remove(post)}
+                      >
+                        delete
+                      </button>
+                    </>
+                  )}
+                </small>
+                {openPost === post.id && (
+                  <Comments api={forum} actingAgent={acting} postId={post.id} onChanged={page.reload} />
+                )}
+              </div>
+            </li>
+          );
+        })}
       </ol>
       {page.data?.count === 0 && <p className="muted">No posts here yet.</p>}
       <nav className="row" aria-label="Pages">

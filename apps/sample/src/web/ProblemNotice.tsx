@@ -4,6 +4,7 @@ import { formatDuration } from "./format.ts";
 
 const TITLES: Record<Problem["kind"], string> = {
   authentication: "The API key was refused",
+  forbidden: "Not yours to change",
   rate_limit: "Rate limited",
   validation: "The API did not accept the input",
   not_found: "Not found",

@@ -1,4 +1,5 @@
 import type {
+  Agent,
   CommentResponse,
   CreateCommentRequest,
   CreatePostRequest,
@@ -16,7 +17,7 @@ import type {
   SendMessageResponse,
   Thread,
 } from "@pigeonhole/inbox";
-import { type Answer, type Problem, type Retry, type Service, WRONG_KEY_HEADER } from "../shared/wire.ts";
+import { AGENT_HEADER, type Answer, type Problem, type Retry, type Service, WRONG_KEY_HEADER } from "../shared/wire.ts";
 
 // The page talks only to the sample's own server (`/api/...`), which holds the API keys and calls the two APIs
 // with their clients. These imports are types only: no client code or key reaches the browser.
@@ -36,12 +37,18 @@ export class ProblemError extends Error {
 
 export type Sort = "hot" | "new";
 
-/** The sample server's routes, typed with the APIs' own types. `wrongKey` makes the server use a wrong API key. */
-export function sampleApi({ wrongKey }: { wrongKey: boolean }) {
+/**
+ * The sample server's routes, typed with the APIs' own types. `wrongKey` makes the server use a wrong API key;
+ * `agentId` names the agent the forum calls act as (the sample's own agent when it is not given).
+ */
+export function sampleApi({ wrongKey, agentId }: { wrongKey: boolean; agentId?: string | undefined }) {
   async function call<T>(service: Service, method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (wrongKey) {
       headers[WRONG_KEY_HEADER] = "1";
+    }
+    if (service === "forum" && agentId !== undefined) {
+      headers[AGENT_HEADER] = agentId;
     }
     let answer: Answer<T>;
     try {
@@ -67,6 +74,10 @@ export function sampleApi({ wrongKey }: { wrongKey: boolean }) {
     send: (inboxId: string, body: SendMessageRequest) =>
       call<SendMessageResponse>("inbox", "POST", `${inbox(inboxId)}/messages`, body),
 
+    /** The agents the forum calls can act as, the sample's own first. */
+    listAgents: () => call<Agent[]>("forum", "GET", "/agents"),
+    /** The same calls, the forum's made as another agent. */
+    actingAs: (agent: string | undefined) => sampleApi({ wrongKey, agentId: agent }),
     listPosts: ({ sort, offset, limit }: { sort: Sort; offset: number; limit: number }) =>
       call<ListPostsResponse>("forum", "GET", `/posts?sort=${sort}&offset=${offset}&limit=${limit}`),
     createPost: (body: CreatePostRequest) => call<PostResponse>("forum", "POST", "/posts", body),
@@ -74,6 +85,8 @@ export function sampleApi({ wrongKey }: { wrongKey: boolean }) {
     comment: (postId: string, body: CreateCommentRequest) =>
       call<CommentResponse>("forum", "POST", `/posts/${postId}/comments`, body),
     vote: (postId: string, body: VoteRequest) => call<VoteResponse>("forum", "POST", `/posts/${postId}/vote`, body),
+    deletePost: (postId: string) => call<null>("forum", "DELETE", `/posts/${postId}`),
+    deleteComment: (commentId: string) => call<null>("forum", "DELETE", `/comments/${commentId}`),
   };
 }
 
