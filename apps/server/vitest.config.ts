@@ -12,6 +12,7 @@ const STORING_SUITES = [
   "src/fuzz.test.ts",
   "src/http/service-app.test.ts",
   "src/spec/nul-character.test.ts",
+  "src/http/client-address.test.ts",
   "src/multi-instance/**/*.test.ts",
   "test/clients/**/*.test.ts",
 ];

@@ -6,8 +6,8 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { systemClock } from "./clock.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
-import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 import { AgentNameTakenError, InvalidAgentNameError, registerKey } from "./keys/register-key.ts";
+import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 import type { ServerLimits, ServerOptions } from "./options.ts";
 import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
 import { startServer } from "./server.ts";
@@ -33,6 +33,8 @@ Options of start:
   --inbox-port <port>                port of the Inbox API (default 4010; 0 for any free port)
   --forum-port <port>                port of the Forum API (default 4020; 0 for any free port)
   --allow-private-webhooks           deliver webhooks to loopback and private-network addresses
+  --trusted-proxy <address>          a load balancer in front: requests from it are counted against the client its
+                                     X-Forwarded-For names (repeatable)
   --inbox-requests-per-minute <n>    default 1000
   --inbox-sends-per-day <n>          default 10000
   --forum-reads-per-minute <n>       default 60
@@ -84,6 +86,7 @@ function parse(argv: string[]) {
       "inbox-port": { type: "string" },
       "forum-port": { type: "string" },
       "allow-private-webhooks": { type: "boolean" },
+      "trusted-proxy": { type: "string", multiple: true },
       "inbox-requests-per-minute": { type: "string" },
       "inbox-sends-per-day": { type: "string" },
       "forum-reads-per-minute": { type: "string" },
@@ -145,6 +148,7 @@ async function start(values: Parsed) {
     inboxPort: integer("inbox-port", values["inbox-port"]),
     forumPort: integer("forum-port", values["forum-port"]),
     allowPrivateWebhooks: values["allow-private-webhooks"] ?? false,
+    trustedProxies: values["trusted-proxy"],
     limits,
     webhookRetryDelaysMs: values["webhook-retry-delays"]
       ?.split(",")

@@ -34,6 +34,11 @@ export interface ServerOptions {
   databasePoolSize?: number;
   /** Deliver webhooks to loopback and private-network addresses. Default false. */
   allowPrivateWebhooks?: boolean;
+  /**
+   * Addresses of the proxies (load balancers) in front of the server. A request from one of them is counted against
+   * the client its `X-Forwarded-For` names; from anywhere else the header is ignored. Default none.
+   */
+  trustedProxies?: readonly string[];
   /** Overrides of the default limits. */
   limits?: Partial<ServerLimits>;
   /** Delays between webhook delivery attempts, in milliseconds. Default {@link DEFAULT_WEBHOOK_RETRY_DELAYS_MS}. */
@@ -88,6 +93,7 @@ export interface ResolvedOptions {
   webhookClaimMs: number;
   shutdownGraceMs: number;
   allowPrivateWebhooks: boolean;
+  trustedProxies: readonly string[];
   limits: ServerLimits;
   webhookRetryDelaysMs: readonly number[];
   devKeys: { inbox: string; forum: string } | null;
@@ -143,6 +149,7 @@ export function resolveOptions(
     webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? 60_000),
     shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? 10_000),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
+    trustedProxies: options.trustedProxies ?? [],
     limits,
     webhookRetryDelaysMs,
     devKeys,

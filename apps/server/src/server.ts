@@ -86,6 +86,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       pageTokens: new PageTokens(await storage.secret("page_token_secret")),
       limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
       onDeliveriesEnqueued: () => deliveryWorker.wake(),
+      trustedProxies: config.trustedProxies,
       logger,
       clock,
     });
@@ -98,6 +99,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
         writesPerMinute: config.limits.forumWritesPerMinute,
         registrationsPerHour: config.limits.forumRegistrationsPerHour,
       },
+      trustedProxies: config.trustedProxies,
       logger,
       clock,
     });

@@ -20,6 +20,8 @@ export interface ForumAppOptions {
   limits: { readsPerMinute: number; writesPerMinute: number; registrationsPerHour: number };
   /** Where request counts are kept; in this process unless given. */
   rateLimiters?: RateLimiterFactory;
+  /** See `ServerOptions.trustedProxies`. */
+  trustedProxies?: readonly string[];
   logger: ServerLogger;
   clock: Clock;
 }
@@ -46,7 +48,7 @@ export function createForumApp(options: ForumAppOptions) {
     handlers,
     publicHandlers,
     // Registering needs no key: it is limited per client address, over an hour.
-    publicRateLimit: ({ clientAddress }) => registrations.take(`address:${clientAddress}`),
+    publicRateLimit: (clientAddress) => registrations.take(`address:${clientAddress}`),
     formatProblem: formatForumProblem,
     async authenticate(apiKey) {
       return options.apiKeys.authenticateForum(apiKey);
@@ -56,6 +58,7 @@ export function createForumApp(options: ForumAppOptions) {
       return limiter.take(caller ? `key:${caller.agentId}` : `address:${clientAddress}`);
     },
     maxBodyBytes: FORUM_MAX_BODY_BYTES,
+    trustedProxies: options.trustedProxies,
     logger: options.logger,
   });
 }

@@ -3,7 +3,6 @@ import type { SpecOperation } from "../spec/request-validator.ts";
 import type { ValidationIssue } from "../spec/validation-issue.ts";
 import { ApiProblem } from "./api-problem.ts";
 import type { RequestContext } from "./operation-types.ts";
-import { clientAddress } from "./rate-limit.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
 /** What a handler answers: a status and a JSON body (none for 204). */
@@ -43,7 +42,7 @@ export function operationRoute<Caller, HandlerCaller extends Caller | null, Code
       throw ApiProblem.fromIssue(result.issue, issueCode?.(result.issue));
     }
     // The validator has checked the request against the schemas the handler's input type is generated from.
-    const context = { caller: callerOf(c), requestId: c.get("requestId"), clientAddress: clientAddress(c) };
+    const context = { caller: callerOf(c), requestId: c.get("requestId"), clientAddress: c.get("clientAddress") };
     const reply = await handler(result.request as never, context);
     return reply.status === 204 ? c.body(null, 204) : c.json(reply.body as object, reply.status as 200);
   };

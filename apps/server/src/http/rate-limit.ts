@@ -1,4 +1,3 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ApiProblem } from "./api-problem.ts";
@@ -15,38 +14,52 @@ export interface RateLimitedRequest<Caller> {
 /** Counts a request against its bucket and says where that bucket stands. */
 export type RateLimit<Caller> = (request: RateLimitedRequest<Caller>) => Promise<RateLimitState>;
 
-export function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
-
 /**
  * Counts every request, and tells every answer where its bucket stands (`X-RateLimit-*`). A caller over the limit
  * is answered 429 with `Retry-After`; a request without a valid key is counted against its address but answered
- * 401 by the authentication after this, which is what it most needs to hear. On an operation anyone may call,
- * `refuseWithoutCaller` answers 429 to an address over its limit too.
+ * 401 by the authentication after this, which is what it most needs to hear.
  */
-export function limitRate<Caller>(rateLimit: RateLimit<Caller>, refuseWithoutCaller = false) {
+export function limitRate<Caller>(rateLimit: RateLimit<Caller>) {
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
     const { caller } = c.get("identity");
     const limit = await rateLimit({
       caller,
       method: c.req.method,
-      clientAddress: caller === null ? clientAddress(c) : "",
+      clientAddress: caller === null ? c.get("clientAddress") : "",
     });
-    c.header("X-RateLimit-Limit", String(limit.limit));
-    c.header("X-RateLimit-Remaining", String(limit.remaining));
-    c.header("X-RateLimit-Reset", String(limit.resetAt));
-    if (limit.limited && (caller !== null || refuseWithoutCaller)) {
-      const unit = limit.limit === 1 ? limit.unit.replace(/s$/, "") : limit.unit;
-      throw new ApiProblem(429, "RATE_LIMIT_EXCEEDED", `Rate limit of ${limit.limit} ${unit} per ${limit.per} exceeded.`, {
-        retryAfterSeconds: limit.retryAfterSeconds,
-        hint: `Try again in ${limit.retryAfterSeconds} seconds.`,
-      });
+    setLimitHeaders(c, limit);
+    if (limit.limited && caller !== null) {
+      throw tooManyRequests(limit);
     }
     await next();
+  });
+}
+
+/**
+ * Limits an operation anyone may call by the address it comes from alone: a key sent along is not looked at, so
+ * neither the key's own limits nor its holder are involved.
+ */
+export function limitRateByAddress<Caller>(rateLimit: (clientAddress: string) => Promise<RateLimitState>) {
+  return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
+    const limit = await rateLimit(c.get("clientAddress"));
+    setLimitHeaders(c, limit);
+    if (limit.limited) {
+      throw tooManyRequests(limit);
+    }
+    await next();
+  });
+}
+
+function setLimitHeaders(c: Context, limit: RateLimitState) {
+  c.header("X-RateLimit-Limit", String(limit.limit));
+  c.header("X-RateLimit-Remaining", String(limit.remaining));
+  c.header("X-RateLimit-Reset", String(limit.resetAt));
+}
+
+function tooManyRequests(limit: RateLimitState): ApiProblem {
+  const unit = limit.limit === 1 ? limit.unit.replace(/s$/, "") : limit.unit;
+  return new ApiProblem(429, "RATE_LIMIT_EXCEEDED", `Rate limit of ${limit.limit} ${unit} per ${limit.per} exceeded.`, {
+    retryAfterSeconds: limit.retryAfterSeconds,
+    hint: `Try again in ${limit.retryAfterSeconds} seconds.`,
   });
 }

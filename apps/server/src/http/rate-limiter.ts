@@ -27,7 +27,6 @@ export interface RateLimiter {
   take(bucket: string): Promise<RateLimitState>;
 }
 
-
 /**
  * Fixed windows (a minute unless told otherwise) aligned to the clock, per bucket (an API key, or a client address for
  * requests without a valid key). The counts live where `counter` keeps them: in this process by default, in the
@@ -65,7 +64,12 @@ export class FixedWindowRateLimiter implements RateLimiter {
     return {
       limit: this.#limit,
       unit: this.#unit,
-      per: this.#windowMs === 3_600_000 ? "hour" : this.#windowMs === 60_000 ? "minute" : `${this.#windowMs / 1000} seconds`,
+      per:
+        this.#windowMs === 3_600_000
+          ? "hour"
+          : this.#windowMs === 60_000
+            ? "minute"
+            : `${this.#windowMs / 1000} seconds`,
       remaining: Math.max(0, this.#limit - count),
       resetAt: Math.ceil(resetMs / 1000),
       limited: count > this.#limit,

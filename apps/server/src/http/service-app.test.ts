@@ -29,6 +29,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.server.close());
 
+const forumOperations = compileSpecOperations(loadSpecBundle("forum"), "forum-operations");
+
+/** A spec path with its parameters filled in by values of the right form (ids are UUIDs, names are names). */
+const samplePath = (specPath: string) =>
+  specPath.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+    name.endsWith("_id") ? "7c9e6679-7425-40de-944b-e07fc1f90ae7" : "general",
+  );
+
 const inboxUrl = (path: string) => `${t.server.inbox.url}${path}`;
 const forumUrl = (path: string) => `${t.server.forum.url}${path}`;
 const auth = (key: string) => ({ Authorization: `Bearer ${key}` });
@@ -93,26 +101,25 @@ describe("authentication", () => {
     }
   });
 
-  it("answers 401 UNAUTHORIZED on every forum path before validating anything", async () => {
-    const id = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
-    for (const [method, path, specPath] of [
-      ["GET", "/api/v1/posts", "/api/v1/posts"],
-      ["POST", "/api/v1/posts", "/api/v1/posts"],
-      ["GET", `/api/v1/posts/${id}`, "/api/v1/posts/{post_id}"],
-      ["GET", "/api/v1/posts/not-a-uuid", "/api/v1/posts/{post_id}"],
-      ["GET", `/api/v1/posts/${id}/comments`, "/api/v1/posts/{post_id}/comments"],
-      ["POST", `/api/v1/posts/${id}/comments`, "/api/v1/posts/{post_id}/comments"],
-      ["POST", `/api/v1/posts/${id}/vote`, "/api/v1/posts/{post_id}/vote"],
-    ] as const) {
-      for (const headers of [{}, auth("nope"), auth(t.server.inbox.apiKey)]) {
-        const response = await fetch(forumUrl(path), {
-          method,
-          headers,
-          body: method === "POST" ? "{bad json" : undefined,
-        });
-        expect(response.status).toBe(401);
-        const body = await expectConforming("forum", method, specPath, response);
-        expect(body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+  it("answers 401 UNAUTHORIZED on every forum operation that needs a key, before validating anything", async () => {
+    const needingKey = forumOperations.filter((operation) => !operation.public);
+    expect(needingKey.map((operation) => operation.operationId)).toEqual(
+      expect.arrayContaining(["getMe", "createCommunity", "deletePost", "deleteComment", "votePost"]),
+    );
+    for (const operation of needingKey) {
+      // Once with well-formed parameters, once with malformed ones: the key is checked first either way.
+      for (const path of [samplePath(operation.path), operation.path.replace(/\{[^}]+\}/g, "not%20valid")]) {
+        for (const headers of [{}, auth("nope"), auth(t.server.inbox.apiKey)]) {
+          const method = operation.method.toUpperCase();
+          const response = await fetch(forumUrl(path), {
+            method,
+            headers,
+            body: method === "POST" ? "{bad json" : undefined,
+          });
+          expect(response.status, `${method} ${path}`).toBe(401);
+          const body = await expectConforming("forum", method, operation.path, response);
+          expect(body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+        }
       }
     }
   });
@@ -367,7 +374,7 @@ describe("rate limits kept elsewhere", () => {
         return counts.take(bucket);
       },
     };
-    const listed: OperationHandler<string> = async () => ({
+    const listed: OperationHandler<string | null> = async () => ({
       status: 200,
       body: { count: 0, limit: 10, next_page_token: null, inboxes: [] },
     });
@@ -393,9 +400,80 @@ describe("rate limits kept elsewhere", () => {
   });
 });
 
+describe("operations anyone may call", () => {
+  it("serves an operation the spec marks security: [] without a key, while every other path answers 401 without one", async () => {
+    const callers: (string | null)[] = [];
+    const recording: OperationHandler<string | null> = async (_input, { caller }) => {
+      callers.push(caller);
+      return { status: 200, body: { served: true } };
+    };
+    const server = await listen(
+      serviceApp("forum", {
+        handler: recording,
+        rateLimit: () => new FixedWindowRateLimiter(1_000, systemClock).take("x"),
+      }),
+      "127.0.0.1",
+      0,
+    );
+    try {
+      const open = forumOperations.filter((operation) => operation.public);
+      expect(open.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`)).toEqual([
+        "POST /api/v1/agents/register",
+      ]);
+      const register = (headers: Record<string, string>) =>
+        fetch(`${server.url}/api/v1/agents/register`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", ...headers },
+          body: JSON.stringify({ name: "ada" }),
+        });
+      // Without a key, with an unknown one, or with a valid one: served, and never as the key's caller.
+      for (const headers of [{}, auth("unknown"), auth("k")]) {
+        const response = await register(headers);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toEqual({ served: true });
+      }
+      expect(callers).toEqual([null, null, null]);
+      // It is still validated against the spec.
+      const invalid = await fetch(`${server.url}/api/v1/agents/register`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "No" }),
+      });
+      expect(invalid.status).toBe(400);
+
+      callers.length = 0;
+      const needingKey = forumOperations.filter((operation) => !operation.public);
+      for (const operation of needingKey) {
+        const method = operation.method.toUpperCase();
+        const url = `${server.url}${samplePath(operation.path)}`;
+        const body = method === "POST" ? "{}" : undefined;
+        const headers = { "Content-Type": "application/json" };
+        const without = await fetch(url, { method, headers, body });
+        expect(without.status, `${method} ${operation.path}`).toBe(401);
+        expect(await without.json()).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+        // The same request with the key reaches its handler (or the spec's validation), not the 401.
+        const withKey = await fetch(url, { method, headers: { ...headers, ...auth("k") }, body });
+        expect(withKey.status, `${method} ${operation.path} with a key`).not.toBe(401);
+      }
+      expect(callers.length).toBeGreaterThan(0);
+      expect(callers.every((caller) => caller === "tenant")).toBe(true);
+      // Another method on the open path, and an unknown path, need a key as well.
+      for (const [method, path] of [
+        ["GET", "/api/v1/agents/register"],
+        ["DELETE", "/api/v1/agents/register"],
+        ["POST", "/api/v1/agents"],
+      ]) {
+        expect((await fetch(`${server.url}${path}`, { method })).status, `${method} ${path}`).toBe(401);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("unexpected failures", () => {
   it("answers 500 INTERNAL_ERROR in each envelope and logs the error", async () => {
-    const failing: OperationHandler<string> = async () => {
+    const failing: OperationHandler<string | null> = async () => {
       throw new Error("disk on fire");
     };
     for (const [service, path] of [
@@ -426,19 +504,25 @@ describe("unexpected failures", () => {
   });
 });
 
-/** A service app whose every operation is `handler`, for the key "k" only. */
+/**
+ * A service app whose every operation is `handler`, for the key "k" only; the operations the spec marks
+ * `security: []` are `handler` too, served with no caller.
+ */
 function serviceApp(
   service: "inbox" | "forum",
   options: Pick<ServiceAppOptions<string, string>, "rateLimit"> & {
-    handler: OperationHandler<string>;
+    handler: OperationHandler<string | null>;
     logger?: ServerLogger;
   },
 ) {
   const operations = compileSpecOperations(loadSpecBundle(service), service);
+  const handlers = (open: boolean) =>
+    Object.fromEntries(operations.filter((o) => o.public === open).map((o) => [o.operationId, options.handler]));
   return createServiceApp<string>({
     service,
     operations,
-    handlers: Object.fromEntries(operations.map((o) => [o.operationId, options.handler])),
+    handlers: handlers(false),
+    publicHandlers: handlers(true),
     formatProblem: service === "inbox" ? formatInboxProblem : formatForumProblem,
     authenticate: async (key) => (key === "k" ? "tenant" : null),
     rateLimit: options.rateLimit,

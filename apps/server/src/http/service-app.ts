@@ -6,13 +6,15 @@ import type { HttpProblemCode, ProblemFormatter } from "./api-problem.ts";
 import type { Authenticate } from "./authenticate.ts";
 import { identifyCaller, requireCaller } from "./authenticate.ts";
 import { limitRequestBody } from "./body-limit.ts";
+import { identifyClientAddress } from "./client-address.ts";
 import { allowAnyOrigin } from "./cors.ts";
 import { methodNotAllowed, notFound, onError } from "./errors.ts";
 import { jsonBody } from "./json-body.ts";
 import type { IssueCoder, OperationHandlerMap } from "./operation-route.ts";
 import { operationRoute } from "./operation-route.ts";
 import type { RateLimit } from "./rate-limit.ts";
-import { limitRate } from "./rate-limit.ts";
+import { limitRate, limitRateByAddress } from "./rate-limit.ts";
+import type { RateLimitState } from "./rate-limiter.ts";
 import { requestId } from "./request-id.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
@@ -23,13 +25,15 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   handlers: OperationHandlerMap<Caller>;
   /** Handlers of the operations anyone may call without a key (the spec gives them `security: []`). */
   publicHandlers?: OperationHandlerMap<null>;
-  /** The limit of those operations, by client address; it takes the place of `rateLimit` on them. */
-  publicRateLimit?: RateLimit<Caller>;
+  /** The limit of those operations, by client address alone; they are not counted by `rateLimit`. */
+  publicRateLimit?: (clientAddress: string) => Promise<RateLimitState>;
   /** Answers a problem in the service's envelope; `Code` is the service's vocabulary. */
   formatProblem: ProblemFormatter<Code>;
   authenticate: Authenticate<Caller>;
   rateLimit: RateLimit<Caller>;
   maxBodyBytes: number;
+  /** Addresses of proxies in front whose `X-Forwarded-For` names the client (see client-address.ts). */
+  trustedProxies?: readonly string[];
   logger: ServerLogger;
   issueCode?: IssueCoder<Code>;
 }
@@ -48,37 +52,50 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
 ): Hono<ServiceEnv<Caller>> {
   const app = new Hono<ServiceEnv<Caller>>();
   app.use(requestId(options.service, options.logger));
+  app.use(identifyClientAddress(options.trustedProxies ?? []));
   app.use(allowAnyOrigin());
   app.get("/health", (c) => c.json({ status: "ok" }));
-  app.use(identifyCaller(options.authenticate));
-  app.use(limitRate(options.rateLimit));
 
   const methodsByPath = new Map<string, string[]>();
-  const route = (operation: SpecOperation, ...serve: MiddlewareHandler<ServiceEnv<Caller>>[]) => {
+  const route = (
+    operation: SpecOperation,
+    serve: MiddlewareHandler<ServiceEnv<Caller>>,
+    before: MiddlewareHandler<ServiceEnv<Caller>>[] = [],
+  ) => {
     const method = operation.method.toUpperCase();
     methodsByPath.set(operation.path, [...(methodsByPath.get(operation.path) ?? []), method]);
     const reading = BODYLESS_METHODS.has(method) ? [] : [limitRequestBody(options.maxBodyBytes), jsonBody()];
     // Handlers of one route run in the order they are added, each passing on with `next()`.
-    for (const handler of [...reading, ...serve]) {
+    for (const handler of [...before, ...reading, serve]) {
       app.on(method, toHonoPath(operation.path), handler);
     }
   };
-  // Operations anyone may call are routed before the key is required; every other path answers 401 without one.
+  // Operations anyone may call come before anything looks at the key: a key sent along is ignored. Every other
+  // path answers 401 without a valid key.
   for (const operation of options.operations.filter((each) => each.public)) {
     const handler = options.publicHandlers?.[operation.operationId];
     if (!handler) {
       throw new Error(`No handler for operation ${operation.operationId}.`);
     }
-    const limits = options.publicRateLimit ? [limitRate(options.publicRateLimit, true)] : [];
-    route(operation, ...limits, operationRoute(operation, handler, options.issueCode, () => null));
+    const limits = options.publicRateLimit ? [limitRateByAddress<Caller>(options.publicRateLimit)] : [];
+    route(
+      operation,
+      operationRoute(operation, handler, options.issueCode, () => null),
+      limits,
+    );
   }
+  app.use(identifyCaller(options.authenticate));
+  app.use(limitRate(options.rateLimit));
   app.use(requireCaller());
   for (const operation of options.operations.filter((each) => !each.public)) {
     const handler = options.handlers[operation.operationId];
     if (!handler) {
       throw new Error(`No handler for operation ${operation.operationId}.`);
     }
-    route(operation, operationRoute(operation, handler, options.issueCode, (c) => c.get("caller")));
+    route(
+      operation,
+      operationRoute(operation, handler, options.issueCode, (c) => c.get("caller")),
+    );
   }
   for (const [path, methods] of methodsByPath) {
     app.all(toHonoPath(path), methodNotAllowed(methods));

@@ -5,6 +5,8 @@
 export interface ServiceEnv<Caller> {
   Variables: {
     requestId: string;
+    /** The address the request comes from (see client-address.ts). */
+    clientAddress: string;
     identity: Identity<Caller>;
     caller: Caller;
     body: unknown;

@@ -26,6 +26,8 @@ export interface InboxAppOptions {
   /** Where request counts are kept; in this process unless given. */
   rateLimiters?: RateLimiterFactory;
   onDeliveriesEnqueued(): void;
+  /** See `ServerOptions.trustedProxies`. */
+  trustedProxies?: readonly string[];
   logger: ServerLogger;
   clock: Clock;
 }
@@ -61,6 +63,7 @@ export function createInboxApp(options: InboxAppOptions) {
         ? "TOO_MANY_RECIPIENTS"
         : issue.code,
     maxBodyBytes: INBOX_MAX_BODY_BYTES,
+    trustedProxies: options.trustedProxies,
     logger: options.logger,
   });
 }
