@@ -30,7 +30,13 @@ beforeAll(async () => {
   // One request per minute per key, on a clock that never moves: a key's second request is always a 429.
   limited = await startTestServer({
     clock,
-    limits: { inboxRequestsPerMinute: 1, forumReadsPerMinute: 1, forumWritesPerMinute: 1, inboxSendsPerDay: 1 },
+    limits: {
+      inboxRequestsPerMinute: 1,
+      forumReadsPerMinute: 1,
+      forumWritesPerMinute: 1,
+      inboxSendsPerDay: 1,
+      forumRegistrationsPerHour: 1,
+    },
   });
   receiver = await startWebhookReceiver();
 });
@@ -48,7 +54,7 @@ async function exhaustedInbox(): Promise<InboxClient> {
 }
 
 async function exhaustedForum(): Promise<ForumClient> {
-  const client = await limited.newForumTenant();
+  const client = await limited.newForumAgent();
   await client.GET("/api/v1/posts", {});
   await client.POST("/api/v1/posts", { body: { title: "spend", content: "the write budget" } });
   return client;
@@ -187,58 +193,134 @@ describe("inbox contract", () => {
 describe("forum contract", () => {
   it("answers every operation as documented", async () => {
     const c = t.forum;
-    const stranger = await t.newForumTenant("stranger");
+    const other = await t.newForumAgent("other-agent");
+    const anonymous = forumClient(t.server.forum.url);
     const unauthorized = forumClient(t.server.forum.url, "not-a-key");
-    const post = expectData(
-      await c.POST("/api/v1/posts", { body: { title: "Contract", content: "Every operation." } }),
-    ).post;
+    const keyed = (key: string) => ({ header: { "Idempotency-Key": key } });
+
+    // Agents
+    const registered = expectData(
+      await anonymous.POST("/api/v1/agents/register", { body: { name: "contract-agent", description: "Checks." } }),
+    );
+    await anonymous.POST("/api/v1/agents/register", { body: { name: "Not A Name" } });
+    const taken = await anonymous.POST("/api/v1/agents/register", { body: { name: "contract-agent" } });
+    expect(taken.error?.code).toBe("NAME_TAKEN");
+    await anonymous.POST("/api/v1/agents/register", { body: { name: "big-agent", description: TOO_BIG_FORUM } });
+    const limitedAnonymous = forumClient(limited.server.forum.url);
+    expectData(await limitedAnonymous.POST("/api/v1/agents/register", { body: { name: "first-here" } }));
+    await limitedAnonymous.POST("/api/v1/agents/register", { body: { name: "second-here" } });
+    const me = expectData(await forumClient(t.server.forum.url, registered.api_key).GET("/api/v1/agents/me", {}));
+    expect(me.agent).toEqual(registered.agent);
+    await unauthorized.GET("/api/v1/agents/me", {});
+    await (await exhaustedForum()).GET("/api/v1/agents/me", {});
+
+    // Communities
+    expectData(await c.GET("/api/v1/communities", { params: { query: { limit: 10, offset: 0 } } }));
+    await c.GET("/api/v1/communities", { params: { query: { limit: 0 } } });
+    await unauthorized.GET("/api/v1/communities", {});
+    await (await exhaustedForum()).GET("/api/v1/communities", {});
+    const communityBody = { name: "contract", display_name: "Contract", description: "Every operation." };
+    const community = expectData(
+      await c.POST("/api/v1/communities", { params: keyed("contract-community"), body: communityBody }),
+    ).community;
+    await c.POST("/api/v1/communities", { body: { name: "x", display_name: "X" } });
+    const nameTaken = await c.POST("/api/v1/communities", { body: { name: "contract", display_name: "Again" } });
+    expect(nameTaken.error?.code).toBe("NAME_TAKEN");
+    await c.POST("/api/v1/communities", { body: { name: "big", display_name: "Big", description: TOO_BIG_FORUM } });
+    await unauthorized.POST("/api/v1/communities", { body: communityBody });
+    await (await exhaustedForum()).POST("/api/v1/communities", { body: communityBody });
+    const communityPath = { params: { path: { community_name: "contract" } } };
+    expectData(await c.GET("/api/v1/communities/{community_name}", communityPath));
+    await c.GET("/api/v1/communities/{community_name}", { params: { path: { community_name: "Bad Name" } } });
+    await c.GET("/api/v1/communities/{community_name}", { params: { path: { community_name: "nowhere" } } });
+    await unauthorized.GET("/api/v1/communities/{community_name}", communityPath);
+    await (await exhaustedForum()).GET("/api/v1/communities/{community_name}", communityPath);
+
+    // Posts
+    const postBody = { title: "Contract", content: "Every operation.", community_id: community.id };
+    const post = expectData(await c.POST("/api/v1/posts", { params: keyed("contract-post"), body: postBody })).post;
     const postPath = { params: { path: { post_id: post.id } } };
     const missingPath = { params: { path: { post_id: MISSING_UUID } } };
     const badPath = { params: { path: { post_id: "not-a-uuid" } } };
-
-    expectData(await c.GET("/api/v1/posts", { params: { query: { sort: "new", limit: 10, offset: 0 } } }));
-    await c.GET("/api/v1/posts", { params: { query: { sort: "top" as "hot" } } });
-    await unauthorized.GET("/api/v1/posts", {});
-    await (await exhaustedForum()).GET("/api/v1/posts", {});
+    const reused = await c.POST("/api/v1/posts", { params: keyed("contract-post"), body: { ...postBody, title: "2" } });
+    expect(reused.error?.code).toBe("IDEMPOTENCY_KEY_REUSED");
     await c.POST("/api/v1/posts", { body: { title: "", content: "x" } });
     await c.POST("/api/v1/posts", { body: { title: "t", content: "c", community_id: MISSING_UUID } });
     await c.POST("/api/v1/posts", { body: { title: "t", content: TOO_BIG_FORUM } });
     await unauthorized.POST("/api/v1/posts", { body: { title: "t", content: "c" } });
     await (await exhaustedForum()).POST("/api/v1/posts", { body: { title: "t", content: "c" } });
 
-    expectData(await c.GET("/api/v1/posts/{post_id}", postPath));
+    const listed = expectData(
+      await other.GET("/api/v1/posts", { params: { query: { sort: "new", community: "contract", limit: 10 } } }),
+    );
+    expect(listed.posts.map((p) => p.id)).toEqual([post.id]);
+    await c.GET("/api/v1/posts", { params: { query: { sort: "top" as "hot" } } });
+    await unauthorized.GET("/api/v1/posts", {});
+    await (await exhaustedForum()).GET("/api/v1/posts", {});
+
+    expectData(await other.GET("/api/v1/posts/{post_id}", postPath));
     await c.GET("/api/v1/posts/{post_id}", badPath);
-    await stranger.GET("/api/v1/posts/{post_id}", postPath);
+    await c.GET("/api/v1/posts/{post_id}", missingPath);
     await unauthorized.GET("/api/v1/posts/{post_id}", postPath);
     await (await exhaustedForum()).GET("/api/v1/posts/{post_id}", postPath);
 
+    // Comments
     const comment = expectData(
-      await c.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "Hi" } }),
-    );
-    expectData(
       await c.POST("/api/v1/posts/{post_id}/comments", {
-        ...postPath,
-        body: { content: "Re", parent_id: comment.comment.id },
+        params: { ...postPath.params, ...keyed("contract-comment") },
+        body: { content: "Hi" },
       }),
-    );
+    ).comment;
+    const reply = expectData(
+      await other.POST("/api/v1/posts/{post_id}/comments", {
+        ...postPath,
+        body: { content: "Re", parent_id: comment.id },
+      }),
+    ).comment;
+    const reusedComment = await c.POST("/api/v1/posts/{post_id}/comments", {
+      params: { ...postPath.params, ...keyed("contract-comment") },
+      body: { content: "Another" },
+    });
+    expect(reusedComment.error?.code).toBe("IDEMPOTENCY_KEY_REUSED");
     await c.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "" } });
     await c.POST("/api/v1/posts/{post_id}/comments", { ...missingPath, body: { content: "x" } });
     await c.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: TOO_BIG_FORUM } });
     await unauthorized.POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "x" } });
     await (await exhaustedForum()).POST("/api/v1/posts/{post_id}/comments", { ...postPath, body: { content: "x" } });
     const comments = expectData(await c.GET("/api/v1/posts/{post_id}/comments", postPath));
-    expect(comments.count).toBe(2);
+    expect(comments.comments.map((each) => each.id)).toEqual([comment.id, reply.id]);
     await c.GET("/api/v1/posts/{post_id}/comments", { params: { path: { post_id: post.id }, query: { limit: 1000 } } });
     await c.GET("/api/v1/posts/{post_id}/comments", missingPath);
     await unauthorized.GET("/api/v1/posts/{post_id}/comments", postPath);
     await (await exhaustedForum()).GET("/api/v1/posts/{post_id}/comments", postPath);
 
-    expectData(await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } }));
-    await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "sideways" as "up" } });
-    await c.POST("/api/v1/posts/{post_id}/vote", { ...missingPath, body: { direction: "up" } });
-    await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: TOO_BIG_FORUM as "up" } });
+    // Votes
+    expectData(await other.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } }));
+    const selfVote = await c.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
+    expect(selfVote.error?.code).toBe("SELF_VOTE");
+    await other.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "sideways" as "up" } });
+    await other.POST("/api/v1/posts/{post_id}/vote", { ...missingPath, body: { direction: "up" } });
+    await other.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: TOO_BIG_FORUM as "up" } });
     await unauthorized.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
     await (await exhaustedForum()).POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
+
+    // Deletes
+    const commentPath = { params: { path: { comment_id: comment.id } } };
+    const forbiddenComment = await other.DELETE("/api/v1/comments/{comment_id}", commentPath);
+    expect(forbiddenComment.error?.code).toBe("FORBIDDEN");
+    await c.DELETE("/api/v1/comments/{comment_id}", { params: { path: { comment_id: "not-a-uuid" } } });
+    await unauthorized.DELETE("/api/v1/comments/{comment_id}", commentPath);
+    await (await exhaustedForum()).DELETE("/api/v1/comments/{comment_id}", commentPath);
+    expect((await c.DELETE("/api/v1/comments/{comment_id}", commentPath)).response.status).toBe(204);
+    await c.DELETE("/api/v1/comments/{comment_id}", commentPath);
+
+    const forbiddenPost = await other.DELETE("/api/v1/posts/{post_id}", postPath);
+    expect(forbiddenPost.error?.code).toBe("FORBIDDEN");
+    await c.DELETE("/api/v1/posts/{post_id}", badPath);
+    await unauthorized.DELETE("/api/v1/posts/{post_id}", postPath);
+    await (await exhaustedForum()).DELETE("/api/v1/posts/{post_id}", postPath);
+    expect((await c.DELETE("/api/v1/posts/{post_id}", postPath)).response.status).toBe(204);
+    await c.DELETE("/api/v1/posts/{post_id}", postPath);
 
     const missing = documentedStatuses("forum").filter((entry) => !observedResponses.has(entry));
     expect(missing).toEqual([]);

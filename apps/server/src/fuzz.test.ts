@@ -7,9 +7,10 @@ import type { ServiceName } from "./spec/spec-bundle.ts";
 import type { TestServer } from "./testing/test-server.ts";
 import { expectData, forumClient, inboxClient, startTestServer } from "./testing/test-server.ts";
 
-// Requests generated from the bundled specs, valid and invalid, sent over HTTP to a real server by a tenant that
-// also knows another tenant's ids. Every answer is judged against the spec (src/fuzz/answer-checks.ts). A run is
-// reproducible from its seed; FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_LIMIT_MS override the defaults.
+// Requests generated from the bundled specs, valid and invalid, sent over HTTP to a real server by a key that also
+// knows the ids of another key's data: another tenant's in the inbox, where it must stay hidden, and another agent's
+// in the one forum, where every agent sees it. Every answer is judged against the spec (src/fuzz/answer-checks.ts).
+// A run is reproducible from its seed; FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_LIMIT_MS override the defaults.
 
 const SECRET = "zq-private-marker";
 const NEVER_ISSUED_KEY = "pk_never_issued_0000000000000000";
@@ -18,12 +19,15 @@ const settings = fuzzSettings();
 const RUNS_FOR_FULL_COVERAGE = 600;
 
 let t: TestServer;
-/** Per service: another tenant, whose data is marked with SECRET, and a tenant that never creates anything. */
+/**
+ * Per service: another key, whose data is marked with SECRET in the inbox (a tenant) and is everyone's in the forum
+ * (an agent), and a key that never creates anything.
+ */
 const keys = { inbox: { other: "", empty: "" }, forum: { other: "", empty: "" } };
-let others: Awaited<ReturnType<typeof createOtherTenantData>>;
+let others: Awaited<ReturnType<typeof createOtherKeyData>>;
 const reports: FuzzReport[] = [];
 
-async function createOtherTenantData() {
+async function createOtherKeyData() {
   const inbox = inboxClient(t.server.inbox.url, keys.inbox.other);
   const forum = forumClient(t.server.forum.url, keys.forum.other);
   const created = expectData(await inbox.POST("/v0/inboxes", { body: { username: "victim", display_name: SECRET } }));
@@ -36,16 +40,23 @@ async function createOtherTenantData() {
   const webhook = expectData(
     await inbox.POST("/v0/webhooks", { body: { url: `https://example.com/${SECRET}`, client_id: "victim-hook" } }),
   );
-  const post = expectData(await forum.POST("/api/v1/posts", { body: { title: SECRET, content: SECRET } })).post;
+  const community = expectData(
+    await forum.POST("/api/v1/communities", { body: { name: "others", display_name: "Another agent's" } }),
+  ).community;
+  const post = expectData(
+    await forum.POST("/api/v1/posts", {
+      body: { title: "Another agent's post", content: "Vote on it.", community_id: community.id },
+    }),
+  ).post;
   const comment = expectData(
     await forum.POST("/api/v1/posts/{post_id}/comments", {
       params: { path: { post_id: post.id } },
-      body: { content: SECRET },
+      body: { content: "Another agent's comment." },
     }),
   ).comment;
   return {
     inbox: [created, { ...sent, inbox_id: created.inbox_id }, webhook] as const,
-    forum: [{ post }, { comment }] as const,
+    forum: [{ community }, { post }, { comment }] as const,
   };
 }
 
@@ -53,9 +64,9 @@ beforeAll(async () => {
   t = await startTestServer();
   keys.inbox.other = await t.server.createApiKey("inbox");
   keys.inbox.empty = await t.server.createApiKey("inbox");
-  keys.forum.other = await t.server.createApiKey("forum", { name: "victim" });
+  keys.forum.other = await t.server.createApiKey("forum", { name: "other-agent" });
   keys.forum.empty = await t.server.createApiKey("forum", { name: "empty" });
-  others = await createOtherTenantData();
+  others = await createOtherKeyData();
 });
 
 afterAll(async () => {
@@ -77,7 +88,7 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
     const run = createFuzzRun(model, report, {
       baseUrl: address.url,
       keys: { own: address.apiKey, empty: keys[service].empty, bad: NEVER_ISSUED_KEY },
-      secret: SECRET,
+      isolation: service === "inbox" ? { secret: SECRET } : null,
     });
     for (const record of others[service]) {
       run.pool.harvest(record, "foreign");
@@ -97,7 +108,7 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
 });
 
 describe("after fuzzing", () => {
-  it("still holds the other tenant's data intact", async () => {
+  it("still holds the other tenant's inbox data intact", async () => {
     const [inbox, sent, webhook] = others.inbox;
     const inboxApi = inboxClient(t.server.inbox.url, keys.inbox.other);
     const message = expectData(
@@ -111,9 +122,27 @@ describe("after fuzzing", () => {
         await inboxApi.GET("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } }),
       ),
     ).toEqual(webhook);
-    const [{ post }] = others.forum;
+  });
+
+  it("still holds what another agent wrote in the forum: only its author may change it", async () => {
+    const [{ community }, { post }, { comment }] = others.forum;
     const forumApi = forumClient(t.server.forum.url, keys.forum.other);
     const read = expectData(await forumApi.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } }));
-    expect(read.post).toMatchObject({ title: SECRET, comment_count: 1, upvotes: 0, downvotes: 0 });
+    // Votes and comments of other agents may have come; the post itself is as written.
+    const { upvotes: _up, downvotes: _down, comment_count: _comments, ...written } = post;
+    expect(read.post).toMatchObject(written);
+    const comments = expectData(
+      await forumApi.GET("/api/v1/posts/{post_id}/comments", {
+        params: { path: { post_id: post.id }, query: { limit: 100 } },
+      }),
+    ).comments;
+    expect(comments).toContainEqual(comment);
+    expect(
+      expectData(
+        await forumApi.GET("/api/v1/communities/{community_name}", {
+          params: { path: { community_name: community.name } },
+        }),
+      ).community,
+    ).toEqual(community);
   });
 });

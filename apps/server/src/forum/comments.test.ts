@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_AGENT_NAME } from "../keys/register-key.ts";
 import type { TestServer } from "../testing/test-server.ts";
 import { expectData, ManualClock, startTestServer } from "../testing/test-server.ts";
 
@@ -25,7 +26,7 @@ describe("comments", () => {
       content: "First!",
       upvotes: 0,
       downvotes: 0,
-      author: { name: "pigeonhole-agent" },
+      author: { name: DEV_AGENT_NAME },
     });
     clock.advance(10);
     const reply = expectData(
@@ -68,7 +69,7 @@ describe("comments", () => {
     expect([...first.comments, ...second.comments, ...third.comments].map((c) => c.id)).toEqual(ids);
   });
 
-  it("answers 404 for a parent comment of another post, and for another tenant's post", async () => {
+  it("answers 404 for a parent comment of another post, and for a post that does not exist", async () => {
     const one = await newPost();
     const two = await newPost();
     const onOne = expectData(
@@ -88,16 +89,11 @@ describe("comments", () => {
         .comment_count,
     ).toBe(0);
 
-    const stranger = await t.newForumTenant();
-    const foreign = await stranger.POST("/api/v1/posts/{post_id}/comments", {
-      params: { path: { post_id: one.id } },
-      body: { content: "intrusion" },
-    });
-    expect(foreign.response.status).toBe(404);
-    const foreignList = await stranger.GET("/api/v1/posts/{post_id}/comments", {
-      params: { path: { post_id: one.id } },
-    });
-    expect(foreignList.response.status).toBe(404);
+    const missing = { params: { path: { post_id: "7c9e6679-7425-40de-944b-e07fc1f90ae7" } } };
+    const onMissing = await t.forum.POST("/api/v1/posts/{post_id}/comments", { ...missing, body: { content: "x" } });
+    expect(onMissing.response.status).toBe(404);
+    expect(onMissing.error).toMatchObject({ code: "NOT_FOUND", error: "Post not found." });
+    expect((await t.forum.GET("/api/v1/posts/{post_id}/comments", missing)).response.status).toBe(404);
   });
 
   it("refuses empty, oversized and unknown-field comments", async () => {

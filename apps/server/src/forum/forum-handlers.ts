@@ -84,10 +84,15 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
       },
     );
     if ("keyReused" in result) {
-      throw new ForumProblem(409, "IDEMPOTENCY_KEY_REUSED", "The Idempotency-Key was already used with a different request.", {
-        field: "Idempotency-Key",
-        hint: "Use a new Idempotency-Key for a new request.",
-      });
+      throw new ForumProblem(
+        409,
+        "IDEMPOTENCY_KEY_REUSED",
+        "The Idempotency-Key was already used with a different request.",
+        {
+          field: "Idempotency-Key",
+          hint: "Use a new Idempotency-Key for a new request.",
+        },
+      );
     }
     // The stored answer is the one this operation gave, with the same status and body.
     return { status: result.answer.status as Status, body: JSON.parse(result.answer.body) as Body };
@@ -124,7 +129,10 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
             hint: "Choose another name, or post in the existing community.",
           });
         }
-        return { status: 201 as const, body: { success: true as const, community: toCommunityDetails(result.created) } };
+        return {
+          status: 201 as const,
+          body: { success: true as const, community: toCommunityDetails(result.created) },
+        };
       });
     },
 

@@ -12,25 +12,25 @@ beforeAll(async () => {
 });
 afterAll(() => t.server.close());
 
-const createPost = async (client: ForumClient, title: string, extra: { url?: string | null; content?: string } = {}) =>
+const createPost = async (client: ForumClient, title: string, communityId?: string) =>
   expectData(
-    await client.POST("/api/v1/posts", { body: { title, content: extra.content ?? `${title} body`, url: extra.url } }),
+    await client.POST("/api/v1/posts", { body: { title, content: `${title} body`, community_id: communityId } }),
   ).post;
 
-const vote = async (client: ForumClient, post: Post, direction: "up" | "down", times = 1) => {
-  for (let i = 0; i < times; i++) {
+/** Each voter votes once, so a post gets as many votes as there are voters. */
+const voteBy = async (voters: ForumClient[], post: Post, direction: "up" | "down") => {
+  for (const voter of voters) {
     expectData(
-      await client.POST("/api/v1/posts/{post_id}/vote", {
-        params: { path: { post_id: post.id } },
-        body: { direction },
-      }),
+      await voter.POST("/api/v1/posts/{post_id}/vote", { params: { path: { post_id: post.id } }, body: { direction } }),
     );
   }
 };
 
+const MISSING_UUID = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
+
 describe("posts", () => {
   it("creates a post by the key's agent in the default community and reads it back", async () => {
-    const agent = await t.newForumTenant("ada");
+    const agent = await t.newForumAgent("ada");
     const { response, data } = await agent.POST("/api/v1/posts", {
       body: { title: "Benchmarks", content: "Results below.", url: "https://example.com/report" },
     });
@@ -45,6 +45,7 @@ describe("posts", () => {
       comment_count: 0,
       author: { name: "ada" },
       community: DEFAULT_COMMUNITY,
+      my_vote: null,
     });
     const fetched = expectData(await agent.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } }));
     expect(fetched).toEqual({ success: true, post });
@@ -55,24 +56,15 @@ describe("posts", () => {
     expect(explicit.post.url).toBeNull();
   });
 
-  it("answers 404 for an unknown community and for another tenant's post", async () => {
+  it("answers 404 for an unknown community and for an unknown post", async () => {
     const unknown = await t.forum.POST("/api/v1/posts", {
-      body: { title: "T", content: "C", community_id: "7c9e6679-7425-40de-944b-e07fc1f90ae7" },
+      body: { title: "T", content: "C", community_id: MISSING_UUID },
     });
     expect(unknown.response.status).toBe(404);
     expect(unknown.error).toMatchObject({ success: false, code: "NOT_FOUND", error: "Community not found." });
-
-    const post = await createPost(t.forum, "mine");
-    const stranger = await t.newForumTenant();
-    const foreign = await stranger.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } });
-    expect(foreign.response.status).toBe(404);
-    expect(foreign.error?.code).toBe("NOT_FOUND");
-    expect(expectData(await stranger.GET("/api/v1/posts", {})).posts).toEqual([]);
-    const foreignVote = await stranger.POST("/api/v1/posts/{post_id}/vote", {
-      params: { path: { post_id: post.id } },
-      body: { direction: "up" },
-    });
-    expect(foreignVote.response.status).toBe(404);
+    const missing = await t.forum.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: MISSING_UUID } } });
+    expect(missing.response.status).toBe(404);
+    expect(missing.error?.code).toBe("NOT_FOUND");
   });
 
   it("validates titles, contents, urls and unknown fields with VALIDATION_ERROR and a hint", async () => {
@@ -100,43 +92,49 @@ describe("posts", () => {
 
 describe("listing posts", () => {
   it("ranks hot by the documented formula, newest first for new, ties by id, with offset paging", async () => {
-    const agent = await t.newForumTenant();
+    const agent = await t.newForumAgent();
+    const voters = await Promise.all([1, 2, 3].map(() => t.newForumAgent()));
+    // The posts of this test alone, in a community of their own: every other post of the forum is listed too.
+    const community = expectData(
+      await agent.POST("/api/v1/communities", { body: { name: "ranking", display_name: "Ranking" } }),
+    ).community;
+    const list = async (query: { sort?: "hot" | "new"; limit?: number; offset?: number }) =>
+      expectData(await agent.GET("/api/v1/posts", { params: { query: { community: "ranking", ...query } } }));
     const hours = (n: number) => n * 3_600_000;
     const start = clock.now();
-    const old = await createPost(agent, "old but loved");
+    const old = await createPost(agent, "old but loved", community.id);
     clock.set(start + hours(10));
-    const middle = await createPost(agent, "middle");
+    const middle = await createPost(agent, "middle", community.id);
     clock.set(start + hours(20));
-    const fresh = await createPost(agent, "fresh");
-    const disliked = await createPost(agent, "disliked");
-    // One vote per agent and post: other agents of the same tenant do not exist, so the counts come from flips.
-    await vote(agent, old, "up");
-    await vote(agent, disliked, "down");
+    const fresh = await createPost(agent, "fresh", community.id);
+    const disliked = await createPost(agent, "disliked", community.id);
+    // Three votes lift the oldest post by log10(3), 6 hours of age: not enough to pass posts 10 and 20 hours newer.
+    await voteBy(voters, old, "up");
+    await voteBy(voters.slice(0, 2), disliked, "down");
 
     const score = (p: Post) => hotRank(p.upvotes, p.downvotes, Date.parse(p.created_at));
-    const hot = expectData(await agent.GET("/api/v1/posts", { params: { query: { sort: "hot" } } }));
+    const hot = await list({ sort: "hot" });
     const expected = [...hot.posts].sort((a, b) => score(b) - score(a) || (a.id < b.id ? -1 : 1));
     expect(hot.posts.map((p) => p.id)).toEqual(expected.map((p) => p.id));
-    expect(hot.posts.at(-1)?.id).toBe(old.id);
+    expect(hot.posts.map((p) => p.id)).toEqual([fresh.id, disliked.id, middle.id, old.id]);
+    expect(hot.posts.map((p) => p.upvotes - p.downvotes)).toEqual([0, -2, 0, 3]);
     expect(hot.count).toBe(4);
     expect(hot.has_more).toBe(false);
     expect(hot.next_offset).toBe(4);
 
-    const byDefault = expectData(await agent.GET("/api/v1/posts", {}));
+    const byDefault = await list({});
     expect(byDefault.posts.map((p) => p.id)).toEqual(hot.posts.map((p) => p.id));
 
-    const newest = expectData(await agent.GET("/api/v1/posts", { params: { query: { sort: "new" } } }));
+    const newest = await list({ sort: "new" });
     const sameTime = [fresh.id, disliked.id].sort();
     expect(newest.posts.map((p) => p.id)).toEqual([...sameTime, middle.id, old.id]);
 
-    const first = expectData(await agent.GET("/api/v1/posts", { params: { query: { sort: "new", limit: 3 } } }));
+    const first = await list({ sort: "new", limit: 3 });
     expect(first).toMatchObject({ count: 3, has_more: true, next_offset: 3 });
-    const second = expectData(
-      await agent.GET("/api/v1/posts", { params: { query: { sort: "new", limit: 3, offset: first.next_offset } } }),
-    );
+    const second = await list({ sort: "new", limit: 3, offset: first.next_offset });
     expect(second).toMatchObject({ count: 1, has_more: false, next_offset: 4 });
     expect([...first.posts, ...second.posts].map((p) => p.id)).toEqual(newest.posts.map((p) => p.id));
-    const past = expectData(await agent.GET("/api/v1/posts", { params: { query: { offset: 50 } } }));
+    const past = await list({ offset: 50 });
     expect(past).toEqual({ success: true, posts: [], count: 0, has_more: false, next_offset: 50 });
   });
 
@@ -148,41 +146,5 @@ describe("listing posts", () => {
     }
     const { error } = await t.forum.GET("/api/v1/posts", { params: { query: { limit: 101 } } });
     expect(error?.error).toBe("limit: must be an integer from 1 to 100.");
-  });
-});
-
-describe("votes", () => {
-  it("records, removes and flips a vote, answering the post's counts after each", async () => {
-    const agent = await t.newForumTenant();
-    const post = await createPost(agent, "vote on me");
-    const cast = async (direction: "up" | "down") =>
-      expectData(
-        await agent.POST("/api/v1/posts/{post_id}/vote", {
-          params: { path: { post_id: post.id } },
-          body: { direction },
-        }),
-      );
-    expect(await cast("up")).toEqual({
-      success: true,
-      post_id: post.id,
-      vote: "up",
-      upvotes: 1,
-      downvotes: 0,
-      action: "upvoted",
-    });
-    expect(await cast("up")).toMatchObject({ vote: null, upvotes: 0, downvotes: 0, action: "removed" });
-    expect(await cast("down")).toMatchObject({ vote: "down", upvotes: 0, downvotes: 1, action: "downvoted" });
-    expect(await cast("up")).toMatchObject({ vote: "up", upvotes: 1, downvotes: 0, action: "changed" });
-    const fetched = expectData(await agent.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } }));
-    expect(fetched.post).toMatchObject({ upvotes: 1, downvotes: 0 });
-  });
-
-  it("refuses directions other than up and down", async () => {
-    const post = await createPost(t.forum, "direction");
-    const { error } = await t.forum.POST("/api/v1/posts/{post_id}/vote", {
-      params: { path: { post_id: post.id } },
-      body: { direction: "sideways" } as never,
-    });
-    expect(error).toMatchObject({ code: "VALIDATION_ERROR", error: "direction: must be one of up, down." });
   });
 });

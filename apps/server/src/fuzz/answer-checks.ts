@@ -17,8 +17,8 @@ export interface AnswerJudges {
   conformance(observed: ObservedResponse): string[];
   /** Whether a body is the service's error envelope. */
   isEnvelope(body: unknown): boolean;
-  /** Text that only another tenant's data contains. */
-  secret: string;
+  /** Text that only another tenant's data contains; null where every key sees every other key's data. */
+  secret: string | null;
 }
 
 export interface Verdict {
@@ -61,18 +61,20 @@ export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJud
   if (answer.text !== "" && !parsesAsJson(answer.text)) {
     fail("notJson", `${sent.operation.operationId} answered ${status} with a body that is not JSON`);
   }
-  if (answer.text.includes(judges.secret)) {
+  if (judges.secret !== null && answer.text.includes(judges.secret)) {
     fail("leak", `${sent.operation.operationId} answered with another tenant's data`);
   }
 
-  if (sent.credentials !== "own") {
+  // Only the operation anyone may call is served without a key; another method on its path needs one.
+  const needsKey = !sent.operation.public || sent.method !== sent.operation.method;
+  if (sent.credentials !== "own" && needsKey) {
     if (status !== 401) {
       fail(
         "unauthenticated",
         `a request with ${sent.credentials === "none" ? "no" : "an unknown"} key answered ${status}`,
       );
     }
-  } else if (!methodSupported && sent.routed) {
+  } else if (sent.credentials === "own" && !methodSupported && sent.routed) {
     const allow = allowedMethods(answer.headers.get("allow"));
     const expected = [...sent.operation.pathMethods].sort();
     if (status !== 405 || allow.join() !== expected.join()) {
@@ -104,6 +106,13 @@ export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJud
     fail("invalidAccepted", `the spec refuses it (${sent.invalidReason}) but it answered ${status}`);
   }
 
+  // In the one forum what another agent wrote is everyone's: a request naming it and sending no body (so no other id)
+  // finds it, or is refused for what it asks (only its author may delete it), but never answers 404.
+  const namesShared = sent.credentials === "own" && sent.invalidReason === null && sent.shared.length > 0;
+  if (namesShared && sent.missing.length === 0 && sent.bodyText === undefined && status === 404) {
+    fail("sharedHidden", `${sent.shared.join(", ")} of another agent answered 404`);
+  }
+
   const namesMissing = sent.credentials === "own" && sent.invalidReason === null && sent.missing.length > 0;
   if (namesMissing && isSuccess(status)) {
     fail("missingFound", `${sent.missing.join(", ")} answered ${status}`);
@@ -111,8 +120,18 @@ export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJud
 
   checkOffsetEcho(sent, answer, fail);
   checkListCounts(sent, answer, fail);
-  return { failures, askEmptyTenant: namesMissing && !isSuccess(status) && status !== 404 && status < 500 };
+  return {
+    failures,
+    askEmptyTenant:
+      namesMissing && !isSuccess(status) && status !== 404 && status < 500 && !refusedReusedKey(sent, status),
+  };
 }
+
+/**
+ * A 409 to a write carrying an Idempotency-Key: the caller used the key before for another request, whatever the
+ * request names, so a tenant that never used the key cannot be expected to hear the same.
+ */
+const refusedReusedKey = (sent: SentRequest, status: number) => status === 409 && sent.headers.has("idempotency-key");
 
 /** The next offset must be exactly the offset sent plus the count: digits past 2^53 must survive. */
 function checkOffsetEcho(sent: SentRequest, answer: Answer, fail: (kind: FailureKind, detail: string) => void) {

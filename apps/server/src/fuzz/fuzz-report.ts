@@ -11,6 +11,7 @@ export const FAILURE_KINDS = {
   missingFound: "another tenant's, a deleted or an unknown id answered 2xx",
   missingNot404: "a missing resource answered by what other resources hold instead of 404",
   leak: "another tenant's data in an answer",
+  sharedHidden: "another agent's data answered 404 where every agent sees it",
   notReadable: "a created resource not readable as created",
   precisionLost: "a paging number changed on its way back",
   listMismatch: "a list whose count or size disagrees with its items or the limit asked",
@@ -105,6 +106,10 @@ export class FuzzReport {
         `${this.operationsSucceeded().length} answered 2xx; ${this.requests} requests` +
         `${this.#interrupted ? " (time limit reached)" : ""} in ${(this.#elapsedMs / 1000).toFixed(1)} s; ` +
         `answers ${classes.join(", ")}`,
+      `${this.service}: per operation, sent/2xx: ${[...this.#operations]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([id, counts]) => `${id} ${counts.sent}/${counts.succeeded}`)
+        .join(", ")}`,
       `${this.service}: of which ${[...this.#tallies]
         .sort(([, a], [, b]) => b - a)
         .map(([kind, count]) => `${count} ${kind}`)

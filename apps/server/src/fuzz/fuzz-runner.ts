@@ -20,13 +20,16 @@ export interface FuzzTarget {
   keys: {
     /** The fuzzing tenant. */
     own: string;
-    /** A tenant that never creates anything: every id is missing for it. */
+    /** A tenant that never creates anything: every id it did not create is missing for it. */
     empty: string;
     /** A key the service never issued. */
     bad: string;
   };
-  /** Text that only another tenant's data contains; it must never appear in an answer. */
-  secret: string;
+  /**
+   * How the data of other keys is kept from this one: text only another tenant's data holds, which must never appear
+   * in an answer; or null where every key sees every other key's data (the one forum of many agents).
+   */
+  isolation: { secret: string } | null;
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -67,9 +70,17 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
   const judges: AnswerJudges = {
     conformance: responseValidator(model.service),
     isEnvelope: (body) => envelope(body),
-    secret: target.secret,
+    secret: target.isolation?.secret ?? null,
   };
-  const setting = { baseUrl: target.baseUrl, pool, oracle, keys: { own: target.keys.own, bad: target.keys.bad } };
+  const setting = {
+    baseUrl: target.baseUrl,
+    pool,
+    oracle,
+    keys: { own: target.keys.own, bad: target.keys.bad },
+    sharedData: target.isolation === null,
+  };
+  /** Idempotency-Keys that have answered 2xx: a later 2xx under one of them is a replay of an earlier answer. */
+  const answeredKeys = new Set<string>();
 
   function tallyStrictChecks(sent: SentRequest) {
     if (sent.credentials !== "own") {
@@ -80,6 +91,8 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
       report.tally("refused by the spec");
     } else if (sent.invalidReason === null && sent.missing.length > 0) {
       report.tally("valid but naming a missing id");
+    } else if (sent.invalidReason === null && sent.shared.length > 0) {
+      report.tally("valid, naming another agent's data");
     } else if (sent.invalidReason === null) {
       report.tally("valid");
     }
@@ -113,15 +126,32 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
       }
     }
     const succeeded = answer.status >= 200 && answer.status < 300;
-    if (!succeeded || sent.credentials !== "own" || !sent.routed || sent.method !== sent.operation.method) {
+    const served = sent.credentials === "own" || sent.operation.public;
+    if (!succeeded || !served || !sent.routed || sent.method !== sent.operation.method) {
       return;
     }
-    pool.harvest(answer.body, "own", sent.pathValues);
+    const filed = pool.harvest(answer.body, "own", sent.pathValues);
+    if (sent.method === "POST") {
+      // What a POST under a path creates (a post's comment) goes when what the path names goes.
+      for (const parent of Object.values(sent.pathValues)) {
+        pool.adopt(parent, filed);
+      }
+    }
     if (sent.method === "DELETE") {
       const last = sent.operation.pathParameters.at(-1)?.name;
       if (last !== undefined) {
         pool.remove(last, sent.pathValues[last] ?? "");
       }
+    }
+    const key = sent.headers.get("idempotency-key");
+    const replayed = key !== null && answeredKeys.has(key);
+    if (key !== null) {
+      answeredKeys.add(key);
+    }
+    // A replayed answer is the resource as it was created, which may have changed or gone since.
+    if (replayed) {
+      report.tally("replayed under an Idempotency-Key");
+      return;
     }
     const unreadable = await readBack(sent, answer.body, {
       baseUrl: target.baseUrl,

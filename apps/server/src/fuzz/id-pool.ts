@@ -14,23 +14,36 @@ const singular = (plural: string): string =>
 /** Ids compare as the services compare them: addresses without regard to case. */
 const identity = (id: string) => (id.includes("@") ? id.toLowerCase() : id);
 
+/** An id as filed: the name it goes by, and the id. */
+export interface FiledId {
+  key: string;
+  id: string;
+}
+
 /**
  * Every id seen in real answers, by the name a path parameter or body field gives it (`inbox_id`, `post_id`, ...),
- * split between the fuzzing tenant's own ids and another tenant's. Deleted ids move to `gone`. An `id` inside an
- * object found under `post` or `posts` is filed as a `post_id`; `next_page_token` is filed as a `page_token`.
+ * split between the fuzzing tenant's own ids and another tenant's. Deleted ids move to `gone`, with the ids created
+ * under them. An `id` inside an object found under `post` or `posts` is filed as a `post_id`, and a `name` under
+ * `community` as a `community_name`; `next_page_token` is filed as a `page_token`.
  */
 export class IdPool {
   readonly #ids: Record<Owner, Map<string, string[]>> = { own: new Map(), foreign: new Map() };
-  readonly #gone: string[] = [];
+  readonly #gone: FiledId[] = [];
   readonly #known = new Set<string>();
+  /** Per key (`post_id`, `community_name`), the ids filed under it: an agent and a community may share a name. */
+  readonly #filed = new Map<string, Set<string>>();
   /** Ids that appeared in one object together (a message's inbox_id, thread_id and message_id). */
   readonly #records: Map<string, string>[] = [];
+  /** The ids created under another (a post's comments), which go when it goes. */
+  readonly #children = new Map<string, FiledId[]>();
 
   /**
-   * Files every id of an answer. `context` holds the ids the request named (its path parameters): they belong with
-   * the ids at the answer's top level, so that a message sent from an inbox is later read from that inbox.
+   * Files every id of an answer and answers those it had not seen. `context` holds the ids the request named (its
+   * path parameters): they belong with the ids at the answer's top level, so that a message sent from an inbox is
+   * later read from that inbox.
    */
-  harvest(answer: unknown, owner: Owner, context: Record<string, string> = {}): void {
+  harvest(answer: unknown, owner: Owner, context: Record<string, string> = {}): FiledId[] {
+    const filed: FiledId[] = [];
     const visit = (node: unknown, parentKey: string | null, record: Map<string, string>) => {
       if (Array.isArray(node)) {
         for (const item of node) {
@@ -52,11 +65,13 @@ export class IdPool {
         } else if (typeof value === "string") {
           const idKey = key.endsWith("_id")
             ? key
-            : key === "id" && parentKey !== null
-              ? `${singular(parentKey)}_id`
+            : (key === "id" || key === "name") && parentKey !== null
+              ? `${singular(parentKey)}_${key}`
               : null;
           if (idKey !== null) {
-            this.add(idKey, value, owner);
+            if (this.add(idKey, value, owner)) {
+              filed.push({ key: idKey, id: value });
+            }
             record.set(idKey, value);
           }
         } else {
@@ -68,6 +83,14 @@ export class IdPool {
       }
     };
     visit(answer, null, new Map(Object.entries(context)));
+    return filed;
+  }
+
+  /** Files `children` as created under `parent`: removing `parent` removes them as well. */
+  adopt(parent: string, children: FiledId[]): void {
+    if (children.length > 0) {
+      this.#children.set(parent, [...(this.#children.get(parent) ?? []), ...children]);
+    }
   }
 
   /**
@@ -87,25 +110,37 @@ export class IdPool {
     return candidates.length === 0 ? this.resolve(reference) : candidates[reference.pick % candidates.length];
   }
 
-  add(key: string, id: string, owner: Owner): void {
-    if (this.#known.has(identity(id))) {
-      return;
+  /** Files an id under `key`, unless it is filed there already; answers whether it was new. */
+  add(key: string, id: string, owner: Owner): boolean {
+    const filed = this.#filed.get(key) ?? new Set<string>();
+    if (filed.has(identity(id))) {
+      return false;
     }
+    filed.add(identity(id));
+    this.#filed.set(key, filed);
     this.#known.add(identity(id));
     const list = this.#ids[owner].get(key) ?? [];
     list.push(id);
     this.#ids[owner].set(key, list);
+    return true;
   }
 
-  /** The id a reference names, or undefined when no id of that kind has been seen. */
+  /**
+   * The id a reference names, or undefined when no id of that kind has been seen. A query parameter that takes a
+   * name (`community`) draws from the names filed under it (`community_name`).
+   */
   resolve(reference: PoolReference): string | undefined {
-    const list = this.#ids[reference.owner].get(reference.key) ?? [];
+    const ids = this.#ids[reference.owner];
+    const list = ids.get(reference.key) ?? ids.get(`${reference.key}_name`) ?? [];
     return list.length === 0 ? undefined : list[reference.pick % list.length];
   }
 
-  /** A deleted id, chosen by `pick`. */
-  gone(pick: number): string | undefined {
-    return this.#gone.length === 0 ? undefined : this.#gone[pick % this.#gone.length];
+  /** A deleted id, chosen by `pick`: one that was filed under `key` when there is one. */
+  gone(pick: number, key: string): string | undefined {
+    // A deleted id of the kind the parameter takes (a deleted comment to delete again) when there is one.
+    const same = this.#gone.filter((gone) => gone.key === key);
+    const candidates = same.length > 0 ? same : this.#gone;
+    return candidates.length === 0 ? undefined : candidates[pick % candidates.length]?.id;
   }
 
   /** Whether an id was ever seen in an answer (live, deleted, or another tenant's). */
@@ -114,7 +149,7 @@ export class IdPool {
   }
 
   ownerOf(id: string): Owner | "gone" | undefined {
-    if (this.#gone.includes(id)) {
+    if (this.#gone.some((gone) => gone.id === id)) {
       return "gone";
     }
     for (const owner of ["own", "foreign"] as const) {
@@ -127,13 +162,19 @@ export class IdPool {
     return undefined;
   }
 
-  /** Files an id as deleted: no longer drawn as a live id, drawn instead to check that it is gone. */
+  /**
+   * Files an id as deleted, with the ids created under it: no longer drawn as live ids, drawn instead to check that
+   * they are gone.
+   */
   remove(key: string, id: string): void {
     const list = this.#ids.own.get(key);
     const index = list?.indexOf(id) ?? -1;
     if (list && index >= 0) {
       list.splice(index, 1);
-      this.#gone.push(id);
+      this.#gone.push({ key, id });
+      for (const child of this.#children.get(id) ?? []) {
+        this.remove(child.key, child.id);
+      }
     }
   }
 }

@@ -25,13 +25,17 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-/** The resource in an answer: the answer itself, or its one object-valued member (`{success, post}` -> the post). */
+/**
+ * The resource in an answer: the answer itself, or its one object-valued member (`{success, post}` -> the post,
+ * `{success, agent, api_key}` -> the agent).
+ */
 function resourceOf(answer: unknown): JsonObject | undefined {
   if (!isObject(answer)) {
     return undefined;
   }
   const members = Object.values(answer).filter(isObject);
-  return members.length === 1 && Object.keys(answer).length <= 2 ? members[0] : answer;
+  const scalars = Object.entries(answer).filter(([key, value]) => key !== "success" && !isObject(value));
+  return members.length === 1 && scalars.length <= 1 ? members[0] : answer;
 }
 
 /** The fields both records have that differ. */
@@ -54,13 +58,13 @@ export async function readBack(sent: SentRequest, created: unknown, setting: Rea
     detail,
     reproduction: `${describeExchange(sent, "2xx", JSON.stringify(created))}; then ${read}`,
   });
-  const get = async (path: string, query: Record<string, string> = {}) => {
+  const get = async (path: string, query: Record<string, string> = {}, key = setting.ownKey) => {
     const url = new URL(`${setting.baseUrl}${path}`);
     for (const [name, value] of Object.entries(query)) {
       url.searchParams.set(name, value);
     }
     const response = await fetch(url, {
-      headers: { Authorization: `Bearer ${setting.ownKey}` },
+      headers: { Authorization: `Bearer ${key}` },
       signal: AbortSignal.timeout(10_000),
     });
     const text = await response.text();
@@ -77,9 +81,25 @@ export async function readBack(sent: SentRequest, created: unknown, setting: Rea
   const fill = (values: Record<string, string>) =>
     readBackPlan.path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(values[name] ?? ""));
 
+  if (readBackPlan.kind === "caller") {
+    const key = isObject(created) ? created.api_key : undefined;
+    if (typeof key !== "string") {
+      return failure("the answer carries no api_key", "nothing to read");
+    }
+    const read = await get(readBackPlan.path, {}, key);
+    const shown = `GET ${read.url.pathname} with the new key -> ${read.status} ${read.text.slice(0, 400)}`;
+    if (read.status !== 200 || read.violations.length > 0) {
+      return failure(read.violations.join("; ") || `the new key reads back as ${read.status}`, shown);
+    }
+    const changed = differences(resource, resourceOf(read.body) ?? {});
+    return changed.length === 0 ? null : failure(`read back with other ${changed.join(", ")}`, shown);
+  }
+
   if (readBackPlan.kind === "item") {
     const { parameter } = readBackPlan;
-    const id = resource[parameter] ?? (parameter.endsWith("_id") ? resource.id : undefined);
+    // `post_id` is the created record's `id`, `community_name` its `name`.
+    const field = /_(id|name)$/.exec(parameter)?.[1];
+    const id = resource[parameter] ?? (field === undefined ? undefined : resource[field]);
     if (typeof id !== "string") {
       return failure(`the answer names no ${parameter}`, "nothing to read");
     }

@@ -15,7 +15,7 @@ import type { FuzzOperation } from "./spec-operations.ts";
 export type PathChoice =
   /** One of the caller's own ids seen in earlier answers (`fallback` when none is known yet). */
   | { kind: "own"; pick: number; fallback: string }
-  /** An id of another tenant. */
+  /** An id another key created: another tenant's, or another agent's in the one forum. */
   | { kind: "foreign"; pick: number; fallback: string }
   /** An id the caller deleted. */
   | { kind: "gone"; pick: number; fallback: string }

@@ -19,8 +19,10 @@ export interface SentRequest {
   routed: boolean;
   /** Why the spec refuses this request; null when it takes it; undefined when that cannot be told. */
   invalidReason: string | null | undefined;
-  /** Path parameters naming what the caller does not have: another tenant's, deleted or never-issued ids. */
+  /** Path parameters naming what the caller cannot see: another tenant's, deleted or never-issued ids. */
   missing: string[];
+  /** Path parameters naming another key's ids that the caller sees (another agent's, in the one forum). */
+  shared: string[];
 }
 
 export interface SendSetting {
@@ -28,6 +30,8 @@ export interface SendSetting {
   pool: IdPool;
   oracle(request: RequestFacts): string | null;
   keys: { own: string; bad: string };
+  /** Whether the caller sees what other keys created (one forum for every agent) rather than only its own. */
+  sharedData: boolean;
 }
 
 /** Header values fetch can carry; the rest are left out rather than failing the request before it is sent. */
@@ -65,6 +69,7 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
   const lookup = (reference: PoolReference) => pool.resolve(reference) ?? fallbackId(reference);
   const pathValues: Record<string, string> = {};
   const missing: string[] = [];
+  const shared: string[] = [];
   let decodable = true;
   /** Ids drawn so far for this path, so that the next one is drawn to go with them. */
   const chosen: Record<string, string> = {};
@@ -84,14 +89,20 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
     } else {
       const drawn =
         choice.kind === "gone"
-          ? pool.gone(choice.pick)
+          ? pool.gone(choice.pick, name)
           : pool.resolveAlong(new PoolReference(name, choice.pick, choice.kind), chosen);
       if (drawn !== undefined) {
         chosen[name] = drawn;
       }
       value = drawn ?? parameterText(choice.fallback);
-      if (drawn !== undefined && choice.kind !== "own") {
-        missing.push(`${name} (${choice.kind === "gone" ? "deleted" : "another tenant's"})`);
+      if (drawn !== undefined && choice.kind === "gone") {
+        missing.push(`${name} (deleted)`);
+      } else if (drawn !== undefined && choice.kind === "foreign") {
+        if (setting.sharedData) {
+          shared.push(name);
+        } else {
+          missing.push(`${name} (another tenant's)`);
+        }
       }
     }
     if (!pool.isKnown(value)) {
@@ -149,6 +160,7 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
         })
       : undefined,
     missing,
+    shared,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { paths as ForumPaths } from "@pigeonhole/forum-types";
+import type { Agent, paths as ForumPaths } from "@pigeonhole/forum-types";
 import type { paths as InboxPaths } from "@pigeonhole/inbox-types";
 import type { Client, Middleware } from "openapi-fetch";
 import createClient from "openapi-fetch";
@@ -16,6 +16,7 @@ export const GENEROUS_LIMITS: ServerLimits = {
   inboxSendsPerDay: 1_000_000,
   forumReadsPerMinute: 1_000_000,
   forumWritesPerMinute: 1_000_000,
+  forumRegistrationsPerHour: 1_000_000,
 };
 
 export class SpecViolationError extends Error {
@@ -64,19 +65,31 @@ export function inboxClient(url: string, apiKey: string): InboxClient {
   return client;
 }
 
-export function forumClient(url: string, apiKey: string): ForumClient {
-  const client = createClient<ForumPaths>({ baseUrl: url, headers: { Authorization: `Bearer ${apiKey}` } });
+/** A forum client that sends `apiKey`, or no key at all (for registering). */
+export function forumClient(url: string, apiKey?: string): ForumClient {
+  const headers = apiKey === undefined ? {} : { Authorization: `Bearer ${apiKey}` };
+  const client = createClient<ForumPaths>({ baseUrl: url, headers });
   client.use(conformanceMiddleware("forum"));
   return client;
+}
+
+/** An agent that registered itself through the Forum API, with its key and a client that sends it. */
+export interface RegisteredAgent {
+  agent: Agent;
+  apiKey: string;
+  client: ForumClient;
 }
 
 export interface TestServer {
   server: Server;
   inbox: InboxClient;
   forum: ForumClient;
-  /** A client of another, new pod (inbox) or agent (forum). */
+  /** A client of another, new pod. */
   newInboxTenant(): Promise<InboxClient>;
-  newForumTenant(name?: string): Promise<ForumClient>;
+  /** A client of a new agent, created as the server's CLI creates one (named `name`, or a generated name). */
+  newForumAgent(name?: string): Promise<ForumClient>;
+  /** Registers an agent through `POST /api/v1/agents/register`, as any agent does; throws unless it answers 201. */
+  registerAgent(name: string, description?: string): Promise<RegisteredAgent>;
 }
 
 /**
@@ -100,7 +113,17 @@ export async function startTestServer(
     inbox: inboxClient(server.inbox.url, server.inbox.apiKey),
     forum: forumClient(server.forum.url, server.forum.apiKey),
     newInboxTenant: async () => inboxClient(server.inbox.url, await server.createApiKey("inbox")),
-    newForumTenant: async (name) => forumClient(server.forum.url, await server.createApiKey("forum", { name })),
+    newForumAgent: async (name) => forumClient(server.forum.url, await server.createApiKey("forum", { name })),
+    async registerAgent(name, description) {
+      const registered = expectData(
+        await forumClient(server.forum.url).POST("/api/v1/agents/register", { body: { name, description } }),
+      );
+      return {
+        agent: registered.agent,
+        apiKey: registered.api_key,
+        client: forumClient(server.forum.url, registered.api_key),
+      };
+    },
   };
 }
 
