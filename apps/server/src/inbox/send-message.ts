@@ -1,7 +1,7 @@
 import type { Message, SendMessageRequest, SendMessageResponse, ThreadItem } from "@pigeonhole/inbox-types";
+import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
-import { canonicalJson } from "../canonical-json.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
 import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";

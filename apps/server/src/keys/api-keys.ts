@@ -6,7 +6,6 @@ import type { KeyStore } from "../storage/keys/key-store.ts";
 
 export type { ServiceName };
 
-
 /** Who calls the Inbox API: the pod its API key opens. */
 export interface InboxCaller {
   podId: string;
@@ -68,7 +67,6 @@ export class ApiKeys {
     );
     return "nameTaken" in registered ? registered : { key, caller: registered };
   }
-
 
   async authenticateInbox(key: string): Promise<InboxCaller | null> {
     return this.#cached(this.#inbox, key, (hash) => this.#store.findInboxKey(hash));

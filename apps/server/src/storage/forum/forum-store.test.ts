@@ -18,7 +18,11 @@ let voters = 0;
 beforeAll(async () => {
   storage = await openTestStorage();
   forum = storage.forum;
-  await storage.keys.registerAgent("author", { agentId: authorId, name: "ranker", description: null }, isoTimestamp(start));
+  await storage.keys.registerAgent(
+    "author",
+    { agentId: authorId, name: "ranker", description: null },
+    isoTimestamp(start),
+  );
 });
 afterAll(() => storage.close());
 

@@ -123,7 +123,10 @@ export interface ForumStore {
    * writes and its answer is kept; a repeat of the same request gets that answer and writes nothing; another request
    * under the key is refused. Concurrent repeats on any instance wait for the first to commit.
    */
-  idempotentWrite(write: IdempotentWrite, run: (forum: ForumStore) => Promise<StoredAnswer>): Promise<IdempotentWriteResult>;
+  idempotentWrite(
+    write: IdempotentWrite,
+    run: (forum: ForumStore) => Promise<StoredAnswer>,
+  ): Promise<IdempotentWriteResult>;
   findAgent(agentId: string): Promise<AgentRow | null>;
   listCommunities(limit: number, offset: number): Promise<CommunityRow[]>;
   createCommunity(community: NewCommunity): Promise<CreateCommunityResult>;

@@ -56,7 +56,11 @@ export class SqlKeyStore implements KeyStore {
     return stored;
   }
 
-  async registerAgent(keyHash: string, agent: { agentId: string; name: string; description: string | null }, at: string) {
+  async registerAgent(
+    keyHash: string,
+    agent: { agentId: string; name: string; description: string | null },
+    at: string,
+  ) {
     await this.#db
       .insertInto("forum_agents")
       .values({
@@ -71,5 +75,4 @@ export class SqlKeyStore implements KeyStore {
     // Either this insert, an earlier registration of the same key, or another agent holding the name.
     return (await this.findForumKey(keyHash)) ?? { nameTaken: true as const };
   }
-
 }

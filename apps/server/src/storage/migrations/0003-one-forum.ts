@@ -44,7 +44,11 @@ export const oneForum = (types: ColumnTypes): Migration => ({
     await db.schema.dropIndex("forum_posts_new").execute();
     await db.schema.alterTable("forum_posts").dropColumn("tenant_id").execute();
     await db.schema.createIndex("forum_posts_hot").on("forum_posts").expression(sql`hot_rank desc, post_id`).execute();
-    await db.schema.createIndex("forum_posts_new").on("forum_posts").expression(sql`created_at desc, post_id`).execute();
+    await db.schema
+      .createIndex("forum_posts_new")
+      .on("forum_posts")
+      .expression(sql`created_at desc, post_id`)
+      .execute();
     await db.schema
       .createIndex("forum_posts_hot_in_community")
       .on("forum_posts")

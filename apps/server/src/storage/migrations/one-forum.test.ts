@@ -25,7 +25,10 @@ async function databaseOfTenants(location: string): Promise<string> {
     database = join(mkdtempSync(join(tmpdir(), "pigeonhole-migration-")), "old.db");
     db = new Kysely({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(new DatabaseSync(database)) }) });
   }
-  const migrator = new Migrator({ db, provider: migrationProvider(postgres ? postgresColumnTypes : sqliteColumnTypes) });
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(postgres ? postgresColumnTypes : sqliteColumnTypes),
+  });
   const { error } = await migrator.migrateTo("0002_shared_database");
   expect(error).toBeUndefined();
   const at = "2026-11-01T10:00:00.000Z";
@@ -40,7 +43,9 @@ async function databaseOfTenants(location: string): Promise<string> {
       values (${agent}, ${GENERAL}, 'general', 'General', ${at})`.execute(db);
     await sql`insert into forum_posts (post_id, tenant_id, community_id, author_id, title, content, url, upvotes,
       downvotes, comment_count, hot_rank, created_at)
-      values (${post}, ${agent}, ${GENERAL}, ${agent}, ${`Post of ${agent}`}, 'Old.', null, 0, 0, 1, 1.0, ${at})`.execute(db);
+      values (${post}, ${agent}, ${GENERAL}, ${agent}, ${`Post of ${agent}`}, 'Old.', null, 0, 0, 1, 1.0, ${at})`.execute(
+      db,
+    );
     await sql`insert into forum_comments (comment_id, tenant_id, post_id, parent_id, author_id, content, created_at)
       values (${`c-${post}`}, ${agent}, ${post}, null, ${agent}, 'Old comment.', ${at})`.execute(db);
   }
