@@ -5,6 +5,9 @@ import { fileURLToPath } from "node:url";
 /** The CLI's source, run directly by Node (type stripping), so tests need no build. */
 export const CLI_ENTRY = fileURLToPath(new URL("../cli.ts", import.meta.url));
 
+/** The built CLI, as the package's `pigeonhole-server` bin runs it (after `pnpm --filter @pigeonhole/server build`). */
+export const BUILT_CLI_ENTRY = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
 export const TEST_KEYS = { inbox: "crash-test-inbox-key", forum: "crash-test-forum-key" };
 
 export interface CliProcess {
@@ -16,9 +19,24 @@ export interface CliProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+export interface StartCliOptions {
+  /** The script Node runs: {@link CLI_ENTRY} (default) or {@link BUILT_CLI_ENTRY}. */
+  entry?: string;
+  /** The working directory; this process's by default. */
+  cwd?: string;
+  /** How long the CLI may take to print its addresses. Default 20 s. */
+  timeoutMs?: number;
+}
+
 /** Runs the CLI with `args` (in `cwd`, by default this process's) and resolves once it has printed both addresses. */
 export function runCli(args: string[], timeoutMs = 20_000, cwd?: string): Promise<CliProcess> {
-  const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+  return startCli(args, { timeoutMs, cwd });
+}
+
+/** Runs a CLI entry with `args` and the test keys, and resolves once it has printed both addresses. */
+export function startCli(args: string[], options: StartCliOptions = {}): Promise<CliProcess> {
+  const { entry = CLI_ENTRY, cwd, timeoutMs = 20_000 } = options;
+  const child = spawn(process.execPath, [entry, ...args], {
     cwd,
     env: {
       ...process.env,

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { readBenchSettings } from "./bench-settings.ts";
+
+describe("readBenchSettings", () => {
+  it("defaults to SQLite and PostgreSQL with 1 and 2 instances, 5 s, 10 connections and 10k posts", () => {
+    expect(readBenchSettings({})).toEqual({
+      backends: ["sqlite", "postgres"],
+      instances: [1, 2],
+      seconds: 5,
+      connections: 10,
+      posts: 10_000,
+      databaseUrl: undefined,
+      poolSize: undefined,
+    });
+  });
+
+  it("takes every BENCH_ variable, so that one command scales to a bigger machine", () => {
+    expect(
+      readBenchSettings({
+        BENCH_BACKENDS: " postgres ",
+        BENCH_INSTANCES: "1, 4,8,4",
+        BENCH_SECONDS: "30",
+        BENCH_CONNECTIONS: "256",
+        BENCH_POSTS: "100000",
+        BENCH_DATABASE_URL: "postgres://bench@127.0.0.1:5432/bench",
+        BENCH_POOL_SIZE: "20",
+      }),
+    ).toEqual({
+      backends: ["postgres"],
+      instances: [1, 4, 8],
+      seconds: 30,
+      connections: 256,
+      posts: 100_000,
+      databaseUrl: "postgres://bench@127.0.0.1:5432/bench",
+      poolSize: 20,
+    });
+  });
+
+  it.each([
+    [{ BENCH_BACKENDS: "sqlite,mysql" }, /BENCH_BACKENDS takes a comma-separated list of sqlite and postgres/],
+    [{ BENCH_SECONDS: "0" }, /BENCH_SECONDS must be a whole number from 1 to 600, not '0'/],
+    [{ BENCH_SECONDS: "5s" }, /BENCH_SECONDS must be a whole number/],
+    [{ BENCH_SECONDS: "100000" }, /BENCH_SECONDS must be a whole number from 1 to 600/],
+    [{ BENCH_INSTANCES: "1,two" }, /BENCH_INSTANCES must be a whole number/],
+    [{ BENCH_INSTANCES: "," }, /BENCH_INSTANCES takes a comma-separated list/],
+    [{ BENCH_CONNECTIONS: "2", BENCH_INSTANCES: "4" }, /BENCH_CONNECTIONS \(2\) must be at least the largest instance/],
+    [{ BENCH_DATABASE_URL: "mysql://localhost/db" }, /BENCH_DATABASE_URL must be a postgres:\/\/ address/],
+  ])("refuses %o", (env, message) => {
+    expect(() => readBenchSettings(env)).toThrow(message);
+  });
+
+  it("lets SQLite alone run with fewer connections than PostgreSQL instances", () => {
+    expect(readBenchSettings({ BENCH_BACKENDS: "sqlite", BENCH_CONNECTIONS: "1" }).connections).toBe(1);
+  });
+});

@@ -1,0 +1,88 @@
+/** The databases the benchmark can run the server on. */
+export const BACKENDS = ["sqlite", "postgres"] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+export interface BenchSettings {
+  backends: Backend[];
+  /** Server instances to run on PostgreSQL, one configuration each; SQLite always runs one. */
+  instances: number[];
+  /** Length of each measurement. */
+  seconds: number;
+  /** Open connections of the load generator, spread evenly over the instances. */
+  connections: number;
+  /** Posts seeded before the measurements. */
+  posts: number;
+  /** An existing, empty PostgreSQL database to fill; without one, a throw-away cluster on 127.0.0.1. */
+  databaseUrl?: string;
+  /** Connections of each instance's PostgreSQL pool; the server's default when unset. */
+  poolSize?: number;
+}
+
+export class BenchSettingsError extends Error {
+  override name = "BenchSettingsError";
+}
+
+// Upper bounds keep a mistyped value from starting a run that does not end.
+const LIMITS = { seconds: 600, connections: 10_000, posts: 1_000_000, instances: 64, poolSize: 1_000 };
+
+function whole(name: string, text: string, max: number): number {
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || value < 1 || value > max) {
+    throw new BenchSettingsError(`${name} must be a whole number from 1 to ${max}, not '${text}'.`);
+  }
+  return value;
+}
+
+function list(text: string): string[] {
+  return text
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}
+
+function isBackend(name: string): name is Backend {
+  return (BACKENDS as readonly string[]).includes(name);
+}
+
+/**
+ * Reads `BENCH_BACKENDS` (default `sqlite,postgres`), `BENCH_INSTANCES` (default `1,2`), `BENCH_SECONDS` (5),
+ * `BENCH_CONNECTIONS` (10), `BENCH_POSTS` (10000), `BENCH_DATABASE_URL` and `BENCH_POOL_SIZE`.
+ */
+export function readBenchSettings(env: Readonly<Record<string, string | undefined>>): BenchSettings {
+  const backends = unique(list(env.BENCH_BACKENDS || "sqlite,postgres"));
+  const unknown = backends.filter((name) => !isBackend(name));
+  if (backends.length === 0 || unknown.length > 0) {
+    throw new BenchSettingsError(
+      `BENCH_BACKENDS takes a comma-separated list of ${BACKENDS.join(" and ")}, not '${env.BENCH_BACKENDS}'.`,
+    );
+  }
+  const instances = unique(
+    list(env.BENCH_INSTANCES || "1,2").map((n) => whole("BENCH_INSTANCES", n, LIMITS.instances)),
+  );
+  if (instances.length === 0) {
+    throw new BenchSettingsError(`BENCH_INSTANCES takes a comma-separated list of instance counts.`);
+  }
+  const databaseUrl = env.BENCH_DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new BenchSettingsError("BENCH_DATABASE_URL must be a postgres:// address.");
+  }
+  const connections = whole("BENCH_CONNECTIONS", env.BENCH_CONNECTIONS || "10", LIMITS.connections);
+  if (backends.includes("postgres") && connections < Math.max(...instances)) {
+    throw new BenchSettingsError(
+      `BENCH_CONNECTIONS (${connections}) must be at least the largest instance count, so that each instance has load.`,
+    );
+  }
+  return {
+    backends: backends.filter(isBackend),
+    instances,
+    seconds: whole("BENCH_SECONDS", env.BENCH_SECONDS || "5", LIMITS.seconds),
+    connections,
+    posts: whole("BENCH_POSTS", env.BENCH_POSTS || "10000", LIMITS.posts),
+    databaseUrl,
+    poolSize: env.BENCH_POOL_SIZE ? whole("BENCH_POOL_SIZE", env.BENCH_POOL_SIZE, LIMITS.poolSize) : undefined,
+  };
+}

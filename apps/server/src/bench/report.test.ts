@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { LoadResult } from "./load.ts";
+import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
+import { SQLITE_GOALS } from "./scenarios.ts";
+
+const load = (rps: number): LoadResult => ({ rps, p50: 1, p99: 4, requests: rps * 5 });
+
+function measured(name: string, kind: "read" | "write", rps: number, ceilingRps: number): MeasuredScenario {
+  return {
+    name,
+    kind,
+    load: load(rps),
+    cpu: { servers: [2.5, 2.25], database: 1.5, loadGenerator: 3, others: 0.25 },
+    ceiling: { load: load(ceilingRps), cpu: { servers: [4, 4], database: null, loadGenerator: 4.5, others: 0 } },
+  };
+}
+
+describe("the benchmark's report", () => {
+  const rows = [
+    measured("get post", "read", 3000, 10_000),
+    measured("list posts", "read", 2999, 10_000),
+    measured("create comment", "write", 1000, 10_000),
+    measured("send message", "write", 999, 10_000),
+  ];
+
+  it("holds reads to 0.3x of the ceiling and writes to 0.1x", () => {
+    expect(goalVerdicts(rows, SQLITE_GOALS).map(({ name, met }) => [name, met])).toEqual([
+      ["get post", true],
+      ["list posts", false],
+      ["create comment", true],
+      ["send message", false],
+    ]);
+    expect(renderVerdicts(goalVerdicts(rows, SQLITE_GOALS))).toEqual([
+      "met    get post: 0.30x of the ceiling (goal 0.3x)",
+      "MISSED list posts: 0.30x of the ceiling (goal 0.3x)",
+      "met    create comment: 0.10x of the ceiling (goal 0.1x)",
+      "MISSED send message: 0.10x of the ceiling (goal 0.1x)",
+    ]);
+  });
+
+  it("puts each scenario under its ceiling with the CPU seconds of every process", () => {
+    const [header, ceiling, scenario] = renderTable(rows.slice(0, 1));
+    expect(header?.split(/\s{2,}/)).toEqual([
+      "scenario",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "x ceiling",
+      "CPU s server",
+      "database",
+      "load gen",
+      "others",
+      "req/CPU s",
+    ]);
+    expect(ceiling?.trim().split(/\s{2,}/)).toEqual([
+      "ceiling: trivial handler",
+      "10000",
+      "1",
+      "4",
+      "1.00x",
+      "4.00 + 4.00",
+      "-",
+      "4.50",
+      "0.00",
+      "6250",
+    ]);
+    // 15,000 requests over 2.5 + 2.25 s of the servers and 1.5 s of the database.
+    expect(scenario?.split(/\s{2,}/)).toEqual([
+      "get post",
+      "3000",
+      "1",
+      "4",
+      "0.30x",
+      "2.50 + 2.25",
+      "1.50",
+      "3.00",
+      "0.25",
+      "2400",
+    ]);
+  });
+});

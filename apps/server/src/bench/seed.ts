@@ -1,0 +1,86 @@
+import type { Inbox } from "@pigeonhole/inbox-types";
+import { isoTimestamp, systemClock } from "../clock.ts";
+import { DEFAULT_COMMUNITY } from "../forum/default-community.ts";
+import { hotRank } from "../forum/hot-rank.ts";
+import { newUuid } from "../ids.ts";
+import { ApiKeys } from "../keys/api-keys.ts";
+import { openStorage } from "../storage/open-storage.ts";
+
+/** How many requests or writes the seeding keeps in flight at once. */
+const PARALLEL = 8;
+
+/** Runs `call` for 0 to `count - 1`, at most `parallel` at a time. */
+async function inParallel(count: number, parallel: number, call: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(parallel, count) }, async () => {
+      while (next < count) {
+        await call(next++);
+      }
+    }),
+  );
+}
+
+/**
+ * Writes `count` posts of the agent with `forumKey` (which a server has registered) straight into the database while no
+ * server runs on it, spread over ten days and with votes from many agents, so that `hot` has real scores to rank (over
+ * HTTP each key is a single agent, and every post would be new). Answers the posts' ids, oldest first.
+ */
+export async function seedPosts(location: string, forumKey: string, count: number): Promise<string[]> {
+  const storage = await openStorage(location);
+  try {
+    const agent = await new ApiKeys(storage.keys, systemClock).authenticateForum(forumKey);
+    if (!agent) {
+      throw new Error("The benchmark's forum key is not registered: a server must have started on the database.");
+    }
+    const now = Date.now();
+    const ids: string[] = new Array(count);
+    await inParallel(count, PARALLEL, async (i) => {
+      const createdAt = now - Math.floor(((count - i) / count) * 10 * 86_400_000);
+      const post = await storage.forum.createPost({
+        postId: newUuid(),
+        communityId: DEFAULT_COMMUNITY.id,
+        authorId: agent.agentId,
+        title: `Post ${i}`,
+        content: `Seeded post number ${i}.`,
+        url: null,
+        hotRank: hotRank(0, 0, createdAt),
+        createdAt: isoTimestamp(createdAt),
+      });
+      ids[i] = post.post_id;
+      // One post in ten has votes: from none up to 36, one in four of them down.
+      const votes = i % 10 === 0 ? i % 37 : 0;
+      for (let v = 0; v < votes; v++) {
+        await storage.forum.vote(
+          post.post_id,
+          newUuid(),
+          v % 4 === 0 ? "down" : "up",
+          post.created_at,
+          (up, down, at) => hotRank(up, down, Date.parse(at)),
+        );
+      }
+    });
+    return ids;
+  } finally {
+    await storage.close();
+  }
+}
+
+/** Creates the inboxes `bench-0` to `bench-<count - 1>` through the Inbox API; answers their addresses. */
+export async function seedInboxes(inboxUrl: string, inboxKey: string, count: number): Promise<string[]> {
+  const addresses: string[] = new Array(count);
+  await inParallel(count, PARALLEL, async (i) => {
+    const response = await fetch(`${inboxUrl}/v0/inboxes`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${inboxKey}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ username: `bench-${i}` }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!response.ok) {
+      throw new Error(`Could not create the inbox bench-${i}: ${response.status} ${await response.text()}`);
+    }
+    const inbox = (await response.json()) as Inbox;
+    addresses[i] = inbox.inbox_id;
+  });
+  return addresses;
+}
