@@ -6,8 +6,10 @@ import type { Expression, SqlBool } from "kysely";
  */
 export interface SqlDialect {
   readonly name: "sqlite" | "postgres";
-  /** `column` is one of `values`. */
-  inList(column: string, values: readonly string[]): Expression<SqlBool>;
+  /** A list of strings as one query parameter, for {@link inList}: the same statement serves every length. */
+  listParam(values: readonly string[]): unknown;
+  /** `column` is one of the values of `list`, a parameter made by {@link listParam}. */
+  inList(column: string, list: unknown): Expression<SqlBool>;
   /** A LIMIT or OFFSET value, written as the database plans it best. */
   rowCount(value: number): Expression<number> | number;
   /**
@@ -27,4 +29,17 @@ export interface SqlDialect {
 export interface LockableQuery<Query> {
   forUpdate(): Query;
   skipLocked(): Query;
+}
+
+/** Values made once per dialect (such as its prepared queries), on first use. */
+export function perDialect<T>(make: (dialect: SqlDialect) => T): (dialect: SqlDialect) => T {
+  const made = new WeakMap<SqlDialect, T>();
+  return (dialect) => {
+    let value = made.get(dialect);
+    if (value === undefined) {
+      value = make(dialect);
+      made.set(dialect, value);
+    }
+    return value;
+  };
 }

@@ -1,7 +1,9 @@
 import type { Transaction } from "kysely";
 import type { ServerDatabase } from "../database.ts";
+import { PreparedQuery, preparedVariants } from "../prepared-query.ts";
 import type { DatabaseSchema, VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
+import { perDialect } from "../sql-dialect.ts";
 
 export type PostSort = "hot" | "new";
 
@@ -201,16 +203,109 @@ const selectComments = (db: ServerDatabase) =>
 
 const communityColumns = ["community_id", "name", "display_name", "description", "created_at"] as const;
 
+type PostPageParams = { viewerId: string; communityName: string; limit: number; offset: number };
+
+/** The forum's frequent queries, prepared once per dialect (see prepared-query.ts). */
+const forumQueries = perDialect((dialect) => ({
+  postById: new PreparedQuery((db, p: { postId: string; viewerId: string }) =>
+    selectPosts(db, p.viewerId).where("p.post_id", "=", p.postId),
+  ),
+  postPage: preparedVariants((shape: `${PostSort}:${"all" | "community"}`) => {
+    const [sort, scope] = shape.split(":");
+    return new PreparedQuery((db, p: PostPageParams) => {
+      const all = selectPosts(db, p.viewerId);
+      return (scope === "community" ? all.where("c.name", "=", p.communityName) : all)
+        .orderBy(sort === "hot" ? "p.hot_rank" : "p.created_at", "desc")
+        .orderBy("p.post_id", "asc")
+        .limit(dialect.rowCount(p.limit))
+        .offset(dialect.rowCount(p.offset));
+    });
+  }),
+  postExists: new PreparedQuery((db, p: { postId: string }) =>
+    db.selectFrom("forum_posts").select("post_id").where("post_id", "=", p.postId),
+  ),
+  commentOnPost: new PreparedQuery((db, p: { postId: string; commentId: string }) =>
+    db
+      .selectFrom("forum_comments")
+      .select("comment_id")
+      .where("comment_id", "=", p.commentId)
+      .where("post_id", "=", p.postId),
+  ),
+  insertComment: new PreparedQuery((db, p: NewComment) =>
+    db.insertInto("forum_comments").values({
+      comment_id: p.commentId,
+      post_id: p.postId,
+      parent_id: p.parentId,
+      author_id: p.authorId,
+      content: p.content,
+      created_at: p.createdAt,
+    }),
+  ),
+  countComment: new PreparedQuery((db, p: { postId: string; delta: number }) =>
+    db
+      .updateTable("forum_posts")
+      .set((eb) => ({ comment_count: eb("comment_count", "+", p.delta) }))
+      .where("post_id", "=", p.postId),
+  ),
+  commentById: new PreparedQuery((db, p: { commentId: string }) =>
+    selectComments(db).where("m.comment_id", "=", p.commentId),
+  ),
+  commentPage: new PreparedQuery((db, p: { postId: string; limit: number; offset: number }) =>
+    selectComments(db)
+      .where("m.post_id", "=", p.postId)
+      .orderBy("m.created_at", "asc")
+      .orderBy("m.comment_id", "asc")
+      .limit(dialect.rowCount(p.limit))
+      .offset(dialect.rowCount(p.offset)),
+  ),
+  postForVote: new PreparedQuery((db, p: { postId: string }) =>
+    dialect.lockRows(
+      db
+        .selectFrom("forum_posts")
+        .select(["upvotes", "downvotes", "created_at", "author_id"])
+        .where("post_id", "=", p.postId),
+    ),
+  ),
+  voteOf: new PreparedQuery((db, p: { postId: string; agentId: string }) =>
+    db.selectFrom("forum_votes").select("direction").where("post_id", "=", p.postId).where("agent_id", "=", p.agentId),
+  ),
+  insertVote: new PreparedQuery(
+    (db, p: { postId: string; agentId: string; direction: VoteDirectionValue; at: string }) =>
+      db
+        .insertInto("forum_votes")
+        .values({ post_id: p.postId, agent_id: p.agentId, direction: p.direction, created_at: p.at }),
+  ),
+  deleteVote: new PreparedQuery((db, p: { postId: string; agentId: string }) =>
+    db.deleteFrom("forum_votes").where("post_id", "=", p.postId).where("agent_id", "=", p.agentId),
+  ),
+  changeVote: new PreparedQuery(
+    (db, p: { postId: string; agentId: string; direction: VoteDirectionValue; at: string }) =>
+      db
+        .updateTable("forum_votes")
+        .set({ direction: p.direction, created_at: p.at })
+        .where("post_id", "=", p.postId)
+        .where("agent_id", "=", p.agentId),
+  ),
+  saveCounts: new PreparedQuery((db, p: { postId: string; upvotes: number; downvotes: number; hotRank: number }) =>
+    db
+      .updateTable("forum_posts")
+      .set({ upvotes: p.upvotes, downvotes: p.downvotes, hot_rank: p.hotRank })
+      .where("post_id", "=", p.postId),
+  ),
+}));
+
 /** What a deleted comment shows in place of its text. */
 export const DELETED_COMMENT = "[deleted]";
 
 export class SqlForumStore implements ForumStore {
   readonly #db: ServerDatabase;
   readonly #dialect: SqlDialect;
+  readonly #q: ReturnType<typeof forumQueries>;
 
   constructor(db: ServerDatabase, dialect: SqlDialect) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#q = forumQueries(dialect);
   }
 
   idempotentWrite(write: IdempotentWrite, run: (forum: ForumStore) => Promise<StoredAnswer>) {
@@ -326,21 +421,17 @@ export class SqlForumStore implements ForumStore {
   }
 
   async findPost(postId: string, viewerId: string) {
-    const row = await selectPosts(this.#db, viewerId).where("p.post_id", "=", postId).executeTakeFirst();
-    return row ?? null;
+    return (await this.#q.postById.first(this.#db, { postId, viewerId })) ?? null;
   }
 
   listPosts(listing: PostListing, viewerId: string): Promise<PostRow[]> {
-    let query = selectPosts(this.#db, viewerId);
-    if (listing.communityName !== null) {
-      query = query.where("c.name", "=", listing.communityName);
-    }
-    return query
-      .orderBy(listing.sort === "hot" ? "p.hot_rank" : "p.created_at", "desc")
-      .orderBy("p.post_id", "asc")
-      .limit(this.#dialect.rowCount(listing.limit))
-      .offset(this.#dialect.rowCount(listing.offset))
-      .execute();
+    const scope = listing.communityName === null ? "all" : "community";
+    return this.#q.postPage(`${listing.sort}:${scope}`).rows(this.#db, {
+      viewerId,
+      communityName: listing.communityName ?? "",
+      limit: listing.limit,
+      offset: listing.offset,
+    });
   }
 
   deletePost(postId: string, agentId: string): Promise<DeleteResult> {
@@ -362,54 +453,32 @@ export class SqlForumStore implements ForumStore {
   }
 
   createComment(comment: NewComment): Promise<CreateCommentResult> {
+    const q = this.#q;
     return this.#inTransaction(async (trx) => {
-      if (!(await this.#postExists(trx, comment.postId))) {
+      if (!(await q.postExists.first(trx, { postId: comment.postId }))) {
         return { missing: "post" as const };
       }
-      if (comment.parentId !== null) {
-        const parent = await trx
-          .selectFrom("forum_comments")
-          .select("comment_id")
-          .where("comment_id", "=", comment.parentId)
-          .where("post_id", "=", comment.postId)
-          .executeTakeFirst();
-        if (!parent) {
-          return { missing: "parent" as const };
-        }
+      if (
+        comment.parentId !== null &&
+        !(await q.commentOnPost.first(trx, { postId: comment.postId, commentId: comment.parentId }))
+      ) {
+        return { missing: "parent" as const };
       }
-      await trx
-        .insertInto("forum_comments")
-        .values({
-          comment_id: comment.commentId,
-          post_id: comment.postId,
-          parent_id: comment.parentId,
-          author_id: comment.authorId,
-          content: comment.content,
-          created_at: comment.createdAt,
-        })
-        .execute();
-      await trx
-        .updateTable("forum_posts")
-        .set((eb) => ({ comment_count: eb("comment_count", "+", 1) }))
-        .where("post_id", "=", comment.postId)
-        .execute();
-      return {
-        created: await selectComments(trx).where("m.comment_id", "=", comment.commentId).executeTakeFirstOrThrow(),
-      };
+      await q.insertComment.execute(trx, comment);
+      await q.countComment.execute(trx, { postId: comment.postId, delta: 1 });
+      const created = await q.commentById.first(trx, { commentId: comment.commentId });
+      if (!created) {
+        throw new Error(`The comment ${comment.commentId} was not stored.`);
+      }
+      return { created };
     });
   }
 
   async listComments(postId: string, limit: number, offset: number) {
-    if (!(await this.#postExists(this.#db, postId))) {
+    if (!(await this.#q.postExists.first(this.#db, { postId }))) {
       return null;
     }
-    return selectComments(this.#db)
-      .where("m.post_id", "=", postId)
-      .orderBy("m.created_at", "asc")
-      .orderBy("m.comment_id", "asc")
-      .limit(this.#dialect.rowCount(limit))
-      .offset(this.#dialect.rowCount(offset))
-      .execute();
+    return this.#q.commentPage.rows(this.#db, { postId, limit, offset });
   }
 
   deleteComment(commentId: string, agentId: string, at: string): Promise<DeleteResult> {
@@ -434,11 +503,7 @@ export class SqlForumStore implements ForumStore {
         .set({ content: DELETED_COMMENT, deleted_at: at })
         .where("comment_id", "=", commentId)
         .execute();
-      await trx
-        .updateTable("forum_posts")
-        .set((eb) => ({ comment_count: eb("comment_count", "-", 1) }))
-        .where("post_id", "=", comment.post_id)
-        .execute();
+      await this.#q.countComment.execute(trx, { postId: comment.post_id, delta: -1 });
       return "deleted";
     });
   }
@@ -450,27 +515,16 @@ export class SqlForumStore implements ForumStore {
     at: string,
     rankOf: (upvotes: number, downvotes: number, createdAt: string) => number,
   ): Promise<VoteResult | "self" | null> {
+    const q = this.#q;
     return this.#inTransaction(async (trx) => {
-      const post = await this.#dialect
-        .lockRows(
-          trx
-            .selectFrom("forum_posts")
-            .select(["upvotes", "downvotes", "created_at", "author_id"])
-            .where("post_id", "=", postId),
-        )
-        .executeTakeFirst();
+      const post = await q.postForVote.first(trx, { postId });
       if (!post) {
         return null;
       }
       if (post.author_id === agentId) {
         return "self" as const;
       }
-      const existing = await trx
-        .selectFrom("forum_votes")
-        .select("direction")
-        .where("post_id", "=", postId)
-        .where("agent_id", "=", agentId)
-        .executeTakeFirst();
+      const existing = await q.voteOf.first(trx, { postId, agentId });
       let { upvotes, downvotes } = post;
       const count = (d: VoteDirectionValue, delta: number) => {
         if (d === "up") {
@@ -481,32 +535,25 @@ export class SqlForumStore implements ForumStore {
       };
       let outcome: Pick<VoteResult, "vote" | "action">;
       if (!existing) {
-        await trx
-          .insertInto("forum_votes")
-          .values({ post_id: postId, agent_id: agentId, direction, created_at: at })
-          .execute();
+        await q.insertVote.execute(trx, { postId, agentId, direction, at });
         count(direction, 1);
         outcome = { vote: direction, action: direction === "up" ? "upvoted" : "downvoted" };
       } else if (existing.direction === direction) {
-        await trx.deleteFrom("forum_votes").where("post_id", "=", postId).where("agent_id", "=", agentId).execute();
+        await q.deleteVote.execute(trx, { postId, agentId });
         count(direction, -1);
         outcome = { vote: null, action: "removed" };
       } else {
-        await trx
-          .updateTable("forum_votes")
-          .set({ direction, created_at: at })
-          .where("post_id", "=", postId)
-          .where("agent_id", "=", agentId)
-          .execute();
+        await q.changeVote.execute(trx, { postId, agentId, direction, at });
         count(existing.direction, -1);
         count(direction, 1);
         outcome = { vote: direction, action: "changed" };
       }
-      await trx
-        .updateTable("forum_posts")
-        .set({ upvotes, downvotes, hot_rank: rankOf(upvotes, downvotes, post.created_at) })
-        .where("post_id", "=", postId)
-        .execute();
+      await q.saveCounts.execute(trx, {
+        postId,
+        upvotes,
+        downvotes,
+        hotRank: rankOf(upvotes, downvotes, post.created_at),
+      });
       return { ...outcome, upvotes, downvotes };
     });
   }
@@ -514,10 +561,5 @@ export class SqlForumStore implements ForumStore {
   /** Runs `work` in a transaction: a new one, or the one this store was made on (an idempotent write's). */
   #inTransaction<T>(work: (trx: ServerDatabase) => Promise<T>): Promise<T> {
     return this.#db.isTransaction ? work(this.#db) : this.#db.transaction().execute(work);
-  }
-
-  async #postExists(db: ServerDatabase | Transaction<DatabaseSchema>, postId: string): Promise<boolean> {
-    const row = await db.selectFrom("forum_posts").select("post_id").where("post_id", "=", postId).executeTakeFirst();
-    return row !== undefined;
   }
 }

@@ -1,4 +1,5 @@
 import type { ServerDatabase } from "../database.ts";
+import { PreparedQuery } from "../prepared-query.ts";
 import type { DeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -50,6 +51,19 @@ export interface DeliveryOutbox {
   listDeliveries(webhookId: string): Promise<(DeliveryState & { eventId: string; eventType: string })[]>;
 }
 
+const insertDelivery = new PreparedQuery((db, p: NewDelivery & { at: string; nowMs: number }) =>
+  db.insertInto("webhook_deliveries").values({
+    webhook_id: p.webhookId,
+    event_id: p.eventId,
+    event_type: p.eventType,
+    payload: p.payload,
+    status: "pending",
+    attempts: 0,
+    next_attempt_at_ms: p.nowMs,
+    created_at: p.at,
+  }),
+);
+
 /** Adds pending deliveries, due at once (inside the transaction that raised the event). */
 export async function enqueueDeliveries(
   db: ServerDatabase,
@@ -59,19 +73,7 @@ export async function enqueueDeliveries(
 ): Promise<void> {
   // One row per statement: a multi-row insert would be a new statement for every number of rows.
   for (const delivery of deliveries) {
-    await db
-      .insertInto("webhook_deliveries")
-      .values({
-        webhook_id: delivery.webhookId,
-        event_id: delivery.eventId,
-        event_type: delivery.eventType,
-        payload: delivery.payload,
-        status: "pending",
-        attempts: 0,
-        next_attempt_at_ms: nowMs,
-        created_at: at,
-      })
-      .execute();
+    await insertDelivery.execute(db, { ...delivery, at, nowMs });
   }
 }
 
@@ -119,7 +121,9 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
     const webhooks = await this.#db
       .selectFrom("webhooks")
       .select(["webhook_id", "url", "secret", "enabled"])
-      .where(this.#dialect.inList("webhook_id", [...new Set(claimed.map((row) => row.webhook_id))]))
+      .where(
+        this.#dialect.inList("webhook_id", this.#dialect.listParam([...new Set(claimed.map((row) => row.webhook_id))])),
+      )
       .execute();
     const byId = new Map(webhooks.map((row) => [row.webhook_id, row]));
     return claimed

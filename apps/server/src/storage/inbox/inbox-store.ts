@@ -1,8 +1,10 @@
 import type { ServerDatabase } from "../database.ts";
+import { PreparedQuery } from "../prepared-query.ts";
 import type { InboxRow, MessageRow, ThreadRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
+import { perDialect } from "../sql-dialect.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
-import { newestFirstPage } from "./paging.ts";
+import { newestFirst } from "./paging.ts";
 
 export interface NewInbox {
   inboxId: string;
@@ -42,13 +44,40 @@ export interface InboxStore {
   ): Promise<{ thread: ThreadRow; messages: MessageWithAttachments[] } | null>;
 }
 
+/** The inbox's frequent queries, prepared once per dialect (see prepared-query.ts). */
+const inboxQueries = perDialect((dialect) => ({
+  inboxOfPod: new PreparedQuery((db, p: { podId: string; inboxId: string }) =>
+    db.selectFrom("inboxes").selectAll().where("pod_id", "=", p.podId).where("inbox_id", "=", p.inboxId),
+  ),
+  inboxPage: newestFirst(dialect, (db, podId) => db.selectFrom("inboxes").selectAll().where("pod_id", "=", podId)),
+  messagePage: newestFirst(dialect, (db, inboxId) =>
+    db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId),
+  ),
+  threadPage: newestFirst(dialect, (db, inboxId) =>
+    db.selectFrom("threads").selectAll().where("inbox_id", "=", inboxId),
+  ),
+  messageOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
+    db.selectFrom("messages").selectAll().where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
+  ),
+  attachmentsOf: new PreparedQuery((db, p: { messageIds: unknown }) =>
+    db
+      .selectFrom("attachments")
+      .select(["message_id", "attachment_id", "filename", "content_type", "size"])
+      .where(dialect.inList("message_id", p.messageIds))
+      .orderBy("message_id")
+      .orderBy("position"),
+  ),
+}));
+
 export class SqlInboxStore implements InboxStore {
   readonly #db: ServerDatabase;
   readonly #dialect: SqlDialect;
+  readonly #q: ReturnType<typeof inboxQueries>;
 
   constructor(db: ServerDatabase, dialect: SqlDialect) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#q = inboxQueries(dialect);
   }
 
   /**
@@ -87,25 +116,15 @@ export class SqlInboxStore implements InboxStore {
   }
 
   async findInbox(podId: string, inboxId: string) {
-    const row = await this.#db
-      .selectFrom("inboxes")
-      .selectAll()
-      .where("pod_id", "=", podId)
-      .where("inbox_id", "=", inboxId)
-      .executeTakeFirst();
-    return row ?? null;
+    return (await this.#q.inboxOfPod.first(this.#db, { podId, inboxId })) ?? null;
   }
 
   listInboxes(podId: string, page: PageRequest) {
-    return newestFirstPage(this.#db.selectFrom("inboxes").selectAll().where("pod_id", "=", podId), this.#dialect, page);
+    return this.#q.inboxPage(this.#db, podId, page);
   }
 
   async listMessages(inboxId: string, page: PageRequest) {
-    const rows = await newestFirstPage(
-      this.#db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId),
-      this.#dialect,
-      page,
-    );
+    const rows = await this.#q.messagePage(this.#db, inboxId, page);
     const attachments = await this.#attachmentsOf(rows.map(({ row }) => row.message_id));
     return rows.map(({ row, position }) => ({
       row: { message: row, attachments: attachments.get(row.message_id) ?? [] },
@@ -114,12 +133,7 @@ export class SqlInboxStore implements InboxStore {
   }
 
   async findMessage(inboxId: string, messageId: string) {
-    const message = await this.#db
-      .selectFrom("messages")
-      .selectAll()
-      .where("inbox_id", "=", inboxId)
-      .where("message_id", "=", messageId)
-      .executeTakeFirst();
+    const message = await this.#q.messageOfInbox.first(this.#db, { inboxId, messageId });
     if (!message) {
       return null;
     }
@@ -128,11 +142,7 @@ export class SqlInboxStore implements InboxStore {
   }
 
   listThreads(inboxId: string, page: PageRequest) {
-    return newestFirstPage(
-      this.#db.selectFrom("threads").selectAll().where("inbox_id", "=", inboxId),
-      this.#dialect,
-      page,
-    );
+    return this.#q.threadPage(this.#db, inboxId, page);
   }
 
   async findThread(inboxId: string, threadId: string) {
@@ -165,13 +175,7 @@ export class SqlInboxStore implements InboxStore {
     if (messageIds.length === 0) {
       return byMessage;
     }
-    const rows = await this.#db
-      .selectFrom("attachments")
-      .select(["message_id", "attachment_id", "filename", "content_type", "size"])
-      .where(this.#dialect.inList("message_id", messageIds))
-      .orderBy("message_id")
-      .orderBy("position")
-      .execute();
+    const rows = await this.#q.attachmentsOf.rows(this.#db, { messageIds: this.#dialect.listParam(messageIds) });
     for (const { message_id, ...attachment } of rows) {
       byMessage.set(message_id, [...(byMessage.get(message_id) ?? []), attachment]);
     }

@@ -1,4 +1,6 @@
 import { type SelectQueryBuilder, sql } from "kysely";
+import type { ServerDatabase } from "../database.ts";
+import { PreparedQuery, preparedVariants } from "../prepared-query.ts";
 import type { DatabaseSchema } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -20,24 +22,35 @@ export interface PageRequest {
   after?: ListPosition;
 }
 
+type PageParams = { scope: string; limit: number; createdAt: string; seq: number };
+
 /**
- * One page of a newest-first list, by keyset: rows strictly after `after` in `(created_at, seq)` descending order.
- * `seq` breaks ties between rows created in the same millisecond, so paging while rows arrive neither repeats nor
- * skips one.
+ * The newest-first keyset list of one table within one scope (a pod's inboxes, an inbox's messages, ...): rows
+ * strictly after the position in `(created_at, seq)` descending order, where `seq` breaks ties between rows of one
+ * millisecond, so paging while rows arrive neither repeats nor skips one. `select` picks the table and scope.
  */
-export async function newestFirstPage<
-  Table extends keyof DatabaseSchema,
-  Row extends { created_at: string; seq: number },
->(
-  query: SelectQueryBuilder<DatabaseSchema, Table, Row>,
+export function newestFirst<Table extends keyof DatabaseSchema, Row extends { created_at: string; seq: number }>(
   dialect: SqlDialect,
-  page: PageRequest,
-): Promise<Positioned<Row>[]> {
-  const { after } = page;
-  const rows = await (after ? query.where(sql<boolean>`(created_at, seq) < (${after.createdAt}, ${after.seq})`) : query)
-    .orderBy(sql`created_at desc`)
-    .orderBy(sql`seq desc`)
-    .limit(dialect.rowCount(page.limit))
-    .execute();
-  return rows.map((row) => ({ row, position: { createdAt: row.created_at, seq: row.seq } }));
+  select: (db: ServerDatabase, scope: string) => SelectQueryBuilder<DatabaseSchema, Table, Row>,
+) {
+  const page = preparedVariants(
+    (start: "first" | "after") =>
+      new PreparedQuery((db, p: PageParams) => {
+        const scoped = select(db, p.scope);
+        return (start === "after" ? scoped.where(sql<boolean>`(created_at, seq) < (${p.createdAt}, ${p.seq})`) : scoped)
+          .orderBy(sql`created_at desc`)
+          .orderBy(sql`seq desc`)
+          .limit(dialect.rowCount(p.limit));
+      }),
+  );
+  return async (db: ServerDatabase, scope: string, request: PageRequest): Promise<Positioned<Row>[]> => {
+    const { after } = request;
+    const rows = await page(after ? "after" : "first").rows(db, {
+      scope,
+      limit: request.limit,
+      createdAt: after?.createdAt ?? "",
+      seq: after?.seq ?? 0,
+    });
+    return rows.map((row) => ({ row, position: { createdAt: row.created_at, seq: row.seq } }));
+  };
 }

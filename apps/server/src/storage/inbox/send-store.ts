@@ -1,7 +1,9 @@
 import type { Insertable, Transaction } from "kysely";
 import type { ServerDatabase } from "../database.ts";
+import { PreparedQuery } from "../prepared-query.ts";
 import type { AttachmentTable, DatabaseSchema, InboxRow, MessageTable, ThreadRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
+import { perDialect } from "../sql-dialect.ts";
 import type { NewDelivery } from "./delivery-outbox.ts";
 import { enqueueDeliveries } from "./delivery-outbox.ts";
 
@@ -84,34 +86,158 @@ export class SqlSendStore implements SendStore {
   }
 }
 
+/** The send's queries, prepared once per dialect (see prepared-query.ts). */
+const sendQueries = perDialect((dialect) => ({
+  inboxOfPod: new PreparedQuery((db, p: { podId: string; inboxId: string }) =>
+    db.selectFrom("inboxes").selectAll().where("pod_id", "=", p.podId).where("inbox_id", "=", p.inboxId),
+  ),
+  inboxesAmong: new PreparedQuery((db, p: { addresses: unknown }) =>
+    db.selectFrom("inboxes").select(["inbox_id", "pod_id"]).where(dialect.inList("inbox_id", p.addresses)),
+  ),
+  claimKey: new PreparedQuery(
+    (db, p: { podId: string; key: string; requestHash: string; atMs: number; notBeforeMs: number }) =>
+      db
+        .insertInto("idempotency_keys")
+        .values({
+          pod_id: p.podId,
+          idempotency_key: p.key,
+          request_hash: p.requestHash,
+          message_id: "",
+          thread_id: "",
+          created_at_ms: p.atMs,
+        })
+        .onConflict((oc) =>
+          oc
+            .columns(["pod_id", "idempotency_key"])
+            .doUpdateSet({ request_hash: p.requestHash, message_id: "", thread_id: "", created_at_ms: p.atMs })
+            .where("idempotency_keys.created_at_ms", "<", p.notBeforeMs),
+        )
+        .returning("pod_id"),
+  ),
+  keyRecord: new PreparedQuery((db, p: { podId: string; key: string }) =>
+    db
+      .selectFrom("idempotency_keys")
+      .select(["request_hash", "message_id", "thread_id"])
+      .where("pod_id", "=", p.podId)
+      .where("idempotency_key", "=", p.key),
+  ),
+  completeKey: new PreparedQuery((db, p: { podId: string; key: string; messageId: string; threadId: string }) =>
+    db
+      .updateTable("idempotency_keys")
+      .set({ message_id: p.messageId, thread_id: p.threadId })
+      .where("pod_id", "=", p.podId)
+      .where("idempotency_key", "=", p.key),
+  ),
+  countSend: new PreparedQuery((db, p: { podId: string; day: string }) =>
+    db
+      .insertInto("send_counts")
+      .values({ pod_id: p.podId, day: p.day, count: 1 })
+      .onConflict((oc) =>
+        oc.columns(["pod_id", "day"]).doUpdateSet((eb) => ({ count: eb("send_counts.count", "+", 1) })),
+      )
+      .returning("count"),
+  ),
+  threadsOfMessages: new PreparedQuery((db, p: { inboxId: string; messageIds: unknown }) =>
+    db
+      .selectFrom("messages")
+      .select(["message_id", "thread_id"])
+      .where("inbox_id", "=", p.inboxId)
+      .where(dialect.inList("message_id", p.messageIds)),
+  ),
+  lockedThread: new PreparedQuery((db, p: { threadId: string }) =>
+    dialect.lockRows(db.selectFrom("threads").selectAll().where("thread_id", "=", p.threadId)),
+  ),
+  insertThread: new PreparedQuery((db, p: ThreadColumns) =>
+    db.insertInto("threads").values({
+      thread_id: p.thread_id,
+      inbox_id: p.inbox_id,
+      subject: p.subject,
+      participants: p.participants,
+      labels: p.labels,
+      message_count: p.message_count,
+      last_message_at: p.last_message_at,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    }),
+  ),
+  updateThread: new PreparedQuery((db, p: ThreadColumns) =>
+    db
+      .updateTable("threads")
+      .set({
+        subject: p.subject,
+        participants: p.participants,
+        labels: p.labels,
+        message_count: p.message_count,
+        last_message_at: p.last_message_at,
+        updated_at: p.updated_at,
+      })
+      .where("thread_id", "=", p.thread_id),
+  ),
+  insertMessage: new PreparedQuery((db, p: NewMessageRow) =>
+    db.insertInto("messages").values({
+      inbox_id: p.inbox_id,
+      message_id: p.message_id,
+      thread_id: p.thread_id,
+      labels: p.labels,
+      sender: p.sender,
+      to_addresses: p.to_addresses,
+      cc_addresses: p.cc_addresses,
+      bcc_addresses: p.bcc_addresses,
+      reply_to_addresses: p.reply_to_addresses,
+      subject: p.subject,
+      preview: p.preview,
+      text_body: p.text_body,
+      html_body: p.html_body,
+      in_reply_to: p.in_reply_to,
+      reference_ids: p.reference_ids,
+      headers: p.headers,
+      size: p.size,
+      timestamp: p.timestamp,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    }),
+  ),
+  insertAttachment: new PreparedQuery((db, p: NewAttachmentRow) =>
+    db.insertInto("attachments").values({
+      message_id: p.message_id,
+      attachment_id: p.attachment_id,
+      position: p.position,
+      filename: p.filename,
+      content_type: p.content_type,
+      size: p.size,
+      content: p.content,
+    }),
+  ),
+  enabledWebhooks: new PreparedQuery((db, p: { podId: string }) =>
+    db
+      .selectFrom("webhooks")
+      .select(["webhook_id", "event_types", "inbox_ids"])
+      .where("pod_id", "=", p.podId)
+      .where("enabled", "=", 1)
+      .orderBy("seq"),
+  ),
+}));
+
 class SqlSendTransaction implements SendTransaction {
   readonly #trx: Transaction<DatabaseSchema>;
   readonly #dialect: SqlDialect;
+  readonly #q: ReturnType<typeof sendQueries>;
 
   constructor(trx: Transaction<DatabaseSchema>, dialect: SqlDialect) {
     this.#trx = trx;
     this.#dialect = dialect;
+    this.#q = sendQueries(dialect);
   }
 
   async findInbox(podId: string, inboxId: string) {
-    const row = await this.#trx
-      .selectFrom("inboxes")
-      .selectAll()
-      .where("pod_id", "=", podId)
-      .where("inbox_id", "=", inboxId)
-      .executeTakeFirst();
-    return row ?? null;
+    return (await this.#q.inboxOfPod.first(this.#trx, { podId, inboxId })) ?? null;
   }
 
   async findInboxesByAddress(addresses: readonly string[]) {
     if (addresses.length === 0) {
       return [];
     }
-    const rows = await this.#trx
-      .selectFrom("inboxes")
-      .select(["inbox_id", "pod_id"])
-      .where(this.#dialect.inList("inbox_id", addresses))
-      .execute();
+    const rows = await this.#q.inboxesAmong.rows(this.#trx, { addresses: this.#dialect.listParam(addresses) });
     return rows.map((row) => ({ inboxId: row.inbox_id, podId: row.pod_id }));
   }
 
@@ -122,50 +248,27 @@ class SqlSendTransaction implements SendTransaction {
     atMs: number,
     notBeforeMs: number,
   ): Promise<IdempotencyClaim> {
-    const fresh = { request_hash: requestHash, message_id: "", thread_id: "", created_at_ms: atMs };
-    const claimed = await this.#trx
-      .insertInto("idempotency_keys")
-      .values({ pod_id: podId, idempotency_key: key, ...fresh })
-      .onConflict((oc) =>
-        oc
-          .columns(["pod_id", "idempotency_key"])
-          .doUpdateSet(fresh)
-          .where("idempotency_keys.created_at_ms", "<", notBeforeMs),
-      )
-      .returning("pod_id")
-      .executeTakeFirst();
-    if (claimed) {
+    if (await this.#q.claimKey.first(this.#trx, { podId, key, requestHash, atMs, notBeforeMs })) {
       return { claimed: true };
     }
-    const earlier = await this.#trx
-      .selectFrom("idempotency_keys")
-      .select(["request_hash", "message_id", "thread_id"])
-      .where("pod_id", "=", podId)
-      .where("idempotency_key", "=", key)
-      .executeTakeFirstOrThrow();
+    const earlier = await this.#q.keyRecord.first(this.#trx, { podId, key });
+    if (!earlier) {
+      throw new Error(`The Idempotency-Key record of pod ${podId} is missing.`);
+    }
     return {
       earlier: { requestHash: earlier.request_hash, messageId: earlier.message_id, threadId: earlier.thread_id },
     };
   }
 
   async completeIdempotencyKey(podId: string, key: string, messageId: string, threadId: string) {
-    await this.#trx
-      .updateTable("idempotency_keys")
-      .set({ message_id: messageId, thread_id: threadId })
-      .where("pod_id", "=", podId)
-      .where("idempotency_key", "=", key)
-      .execute();
+    await this.#q.completeKey.execute(this.#trx, { podId, key, messageId, threadId });
   }
 
   async countSend(podId: string, day: string) {
-    const row = await this.#trx
-      .insertInto("send_counts")
-      .values({ pod_id: podId, day, count: 1 })
-      .onConflict((oc) =>
-        oc.columns(["pod_id", "day"]).doUpdateSet((eb) => ({ count: eb("send_counts.count", "+", 1) })),
-      )
-      .returning("count")
-      .executeTakeFirstOrThrow();
+    const row = await this.#q.countSend.first(this.#trx, { podId, day });
+    if (!row) {
+      throw new Error(`The send count of pod ${podId} was not stored.`);
+    }
     return row.count;
   }
 
@@ -173,18 +276,14 @@ class SqlSendTransaction implements SendTransaction {
     if (messageIds.length === 0) {
       return null;
     }
-    const rows = await this.#trx
-      .selectFrom("messages")
-      .select(["message_id", "thread_id"])
-      .where("inbox_id", "=", inboxId)
-      .where(this.#dialect.inList("message_id", messageIds))
-      .execute();
+    const rows = await this.#q.threadsOfMessages.rows(this.#trx, {
+      inboxId,
+      messageIds: this.#dialect.listParam(messageIds),
+    });
     for (const id of messageIds) {
       const match = rows.find((row) => row.message_id === id);
       if (match) {
-        const thread = await this.#dialect
-          .lockRows(this.#trx.selectFrom("threads").selectAll().where("thread_id", "=", match.thread_id))
-          .executeTakeFirst();
+        const thread = await this.#q.lockedThread.first(this.#trx, { threadId: match.thread_id });
         if (!thread) {
           throw new Error(`The thread ${match.thread_id} of message ${id} is missing.`);
         }
@@ -195,32 +294,26 @@ class SqlSendTransaction implements SendTransaction {
   }
 
   async insertThread(thread: ThreadColumns) {
-    await this.#trx.insertInto("threads").values(thread).execute();
+    await this.#q.insertThread.execute(this.#trx, thread);
   }
 
-  async updateThread({ thread_id, inbox_id: _inbox, created_at: _created, ...changes }: ThreadColumns) {
-    await this.#trx.updateTable("threads").set(changes).where("thread_id", "=", thread_id).execute();
+  async updateThread(thread: ThreadColumns) {
+    await this.#q.updateThread.execute(this.#trx, thread);
   }
 
   async insertMessage(message: NewMessageRow) {
-    await this.#trx.insertInto("messages").values(message).execute();
+    await this.#q.insertMessage.execute(this.#trx, message);
   }
 
   async insertAttachments(attachments: readonly NewAttachmentRow[]) {
     // One row per statement: a multi-row insert would be a new statement for every number of rows.
     for (const attachment of attachments) {
-      await this.#trx.insertInto("attachments").values(attachment).execute();
+      await this.#q.insertAttachment.execute(this.#trx, attachment);
     }
   }
 
   async findSubscribedWebhooks(podId: string, eventType: string, inboxId: string) {
-    const rows = await this.#trx
-      .selectFrom("webhooks")
-      .select(["webhook_id", "event_types", "inbox_ids"])
-      .where("pod_id", "=", podId)
-      .where("enabled", "=", 1)
-      .orderBy("seq")
-      .execute();
+    const rows = await this.#q.enabledWebhooks.rows(this.#trx, { podId });
     return rows
       .filter((row) => {
         const types = parseNullableList(row.event_types);

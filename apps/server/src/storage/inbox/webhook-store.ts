@@ -1,8 +1,9 @@
 import type { ServerDatabase } from "../database.ts";
 import type { WebhookRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
+import { perDialect } from "../sql-dialect.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
-import { newestFirstPage } from "./paging.ts";
+import { newestFirst } from "./paging.ts";
 
 /** What a webhook's owner chooses: everything but its id, secret and timestamps. */
 export interface WebhookSettings {
@@ -45,6 +46,10 @@ const settingsColumns = (settings: WebhookSettings) => ({
   event_types: settings.eventTypes === null ? null : JSON.stringify(settings.eventTypes),
   inbox_ids: settings.inboxIds === null ? null : JSON.stringify(settings.inboxIds),
 });
+
+const webhookPage = perDialect((dialect) =>
+  newestFirst(dialect, (db, podId) => db.selectFrom("webhooks").selectAll().where("pod_id", "=", podId)),
+);
 
 export class SqlWebhookStore implements WebhookStore {
   readonly #db: ServerDatabase;
@@ -91,11 +96,7 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   listWebhooks(podId: string, page: PageRequest) {
-    return newestFirstPage(
-      this.#db.selectFrom("webhooks").selectAll().where("pod_id", "=", podId),
-      this.#dialect,
-      page,
-    );
+    return webhookPage(this.#dialect)(this.#db, podId, page);
   }
 
   async replaceWebhook(

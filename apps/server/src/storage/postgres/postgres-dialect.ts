@@ -4,7 +4,8 @@ import type { SqlDialect } from "../sql-dialect.ts";
 /** PostgreSQL's side of the queries; several server instances share the database, so rows are locked explicitly. */
 export const postgresDialect: SqlDialect = {
   name: "postgres",
-  inList: (column, values) => sql<boolean>`${sql.ref(column)} = any(${values}::text[])`,
+  listParam: (values) => values,
+  inList: (column, list) => sql<boolean>`${sql.ref(column)} = any(${list}::text[])`,
   rowCount: (value) => value,
   lockRows: (query) => query.forUpdate(),
   claimRows: (query) => query.forUpdate().skipLocked(),

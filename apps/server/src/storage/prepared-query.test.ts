@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newTestDatabase, testBackend } from "../testing/test-database.ts";
+import type { ServerDatabase } from "./database.ts";
+import { openPostgres } from "./postgres/open-postgres.ts";
+import { PreparedQuery } from "./prepared-query.ts";
+import { openSqlite } from "./sqlite/open-sqlite.ts";
+
+let db: ServerDatabase;
+beforeAll(async () => {
+  const location = await newTestDatabase();
+  db =
+    testBackend() === "postgres"
+      ? await openPostgres(location, { poolSize: 2, onConnectionError: () => {} })
+      : await openSqlite(location);
+});
+afterAll(() => db.destroy());
+
+const putMeta = new PreparedQuery((d, p: { key: string; value: string }) =>
+  d.insertInto("meta").values({ key: p.key, value: p.value }),
+);
+const countMeta = new PreparedQuery((d, p: { prefix: string }) =>
+  d
+    .selectFrom("meta")
+    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .where("key", "like", p.prefix),
+);
+
+describe("PreparedQuery", () => {
+  it("builds the query once and binds each call's values", async () => {
+    let builds = 0;
+    const metaValue = new PreparedQuery((d, p: { key: string }) => {
+      builds += 1;
+      return d.selectFrom("meta").select("value").where("key", "=", p.key);
+    });
+    await putMeta.execute(db, { key: "colour", value: "blue" });
+    await putMeta.execute(db, { key: "shape", value: "round" });
+
+    expect(await metaValue.first(db, { key: "colour" })).toEqual({ value: "blue" });
+    expect(await metaValue.first(db, { key: "shape" })).toEqual({ value: "round" });
+    expect(await metaValue.first(db, { key: "size" })).toBeUndefined();
+    expect(builds).toBe(1);
+  });
+
+  it("keeps the values written into the query itself", async () => {
+    const limited = new PreparedQuery((d, p: { limit: number }) =>
+      d.selectFrom("meta").select("key").where("key", "in", ["a1", "a2", "a3"]).orderBy("key").limit(p.limit),
+    );
+    for (const key of ["a1", "a2", "a3", "a4"]) {
+      await putMeta.execute(db, { key, value: "x" });
+    }
+    expect(await limited.rows(db, { limit: 2 })).toEqual([{ key: "a1" }, { key: "a2" }]);
+    expect(await limited.rows(db, { limit: 5 })).toEqual([{ key: "a1" }, { key: "a2" }, { key: "a3" }]);
+  });
+
+  it("answers the rows a write changed", async () => {
+    const rename = new PreparedQuery((d, p: { from: string; to: string }) =>
+      d.updateTable("meta").set({ value: p.to }).where("value", "=", p.from),
+    );
+    await putMeta.execute(db, { key: "b1", value: "old" });
+    await putMeta.execute(db, { key: "b2", value: "old" });
+    expect((await rename.execute(db, { from: "old", to: "new" })).numAffectedRows).toBe(2n);
+    expect((await rename.execute(db, { from: "old", to: "new" })).numAffectedRows).toBe(0n);
+  });
+
+  it("runs in a transaction; outside it, sees the transaction's writes only once they commit", async () => {
+    let commit = () => {};
+    const committed = new Promise<void>((resolve) => {
+      commit = resolve;
+    });
+    const transaction = db.transaction().execute(async (trx) => {
+      await putMeta.execute(trx, { key: "tx1", value: "x" });
+      await committed;
+      await putMeta.execute(trx, { key: "tx2", value: "x" });
+    });
+    let seen: number | undefined;
+    const outside = countMeta.first(db, { prefix: "tx%" }).then((row) => {
+      seen = Number(row?.count);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (testBackend() === "postgres") {
+      // Another connection of the pool answers at once, without the uncommitted rows.
+      expect(seen).toBe(0);
+    } else {
+      // The one connection is the transaction's until it ends: the query waits for it.
+      expect(seen).toBeUndefined();
+    }
+    commit();
+    await transaction;
+    await outside;
+    expect((await countMeta.first(db, { prefix: "tx%" }))?.count).toBe(2);
+  });
+});
