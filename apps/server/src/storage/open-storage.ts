@@ -11,7 +11,7 @@ import type { WebhookStore } from "./inbox/webhook-store.ts";
 import { SqlWebhookStore } from "./inbox/webhook-store.ts";
 import type { KeyStore } from "./keys/key-store.ts";
 import { SqlKeyStore } from "./keys/key-store.ts";
-import { openPostgres, redactPassword } from "./postgres/open-postgres.ts";
+import { connectPostgres, openPostgres, redactPassword } from "./postgres/open-postgres.ts";
 import { postgresDialect } from "./postgres/postgres-dialect.ts";
 import type { WindowCounter } from "./rate-limit-windows.ts";
 import { DatabaseWindowCounter, MemoryWindowCounter } from "./rate-limit-windows.ts";
@@ -48,6 +48,9 @@ export interface StorageOptions {
 
 export const DEFAULT_POOL_SIZE = 10;
 
+/** Connections per instance that only count rate limits, beside the pool. */
+const COUNTER_POOL_SIZE = 2;
+
 /** Whether a database location names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/\//i.test(location);
 
@@ -57,11 +60,20 @@ export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/
  */
 export async function openStorage(location: string, options: StorageOptions = {}): Promise<Storage> {
   if (isPostgresUrl(location)) {
-    const db = await openPostgres(location, {
+    const connection = {
       poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
       onConnectionError: options.onConnectionError ?? (() => {}),
+    };
+    const db = await openPostgres(location, connection);
+    // Every request counts against a rate-limit row; waiting for each count to reach the disk would make requests of
+    // one key queue behind each other's flushes. A database crash forgetting the last counts only frees a few requests.
+    const counters = connectPostgres(location, {
+      ...connection,
+      poolSize: COUNTER_POOL_SIZE,
+      asynchronousCommit: true,
     });
-    return storageOn(db, postgresDialect, redactPassword(location), new DatabaseWindowCounter(db));
+    const storage = storageOn(db, postgresDialect, redactPassword(location), new DatabaseWindowCounter(counters));
+    return { ...storage, close: () => Promise.all([storage.close(), counters.destroy()]).then(() => undefined) };
   }
   const db = await openSqlite(location);
   return storageOn(db, sqliteDialect, location, new MemoryWindowCounter());

@@ -60,6 +60,9 @@ export const oneForum = (types: ColumnTypes): Migration => ({
       .expression(sql`community_id, created_at desc, post_id`)
       .execute();
 
+    // A caller's votes, for the `my_vote` of every post listed.
+    await db.schema.createIndex("forum_votes_by_agent").on("forum_votes").columns(["agent_id", "post_id"]).execute();
+
     await db.schema.alterTable("forum_comments").dropColumn("tenant_id").execute();
     // A deleted comment keeps its row (replies keep their place); its author is no longer shown.
     await db.schema.alterTable("forum_comments").addColumn("deleted_at", "text").execute();

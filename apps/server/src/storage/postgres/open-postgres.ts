@@ -10,6 +10,11 @@ export interface PostgresOptions {
   poolSize: number;
   /** Told of an error on an idle connection (the database restarted, say); the pool replaces the connection. */
   onConnectionError(error: Error): void;
+  /**
+   * Commit without waiting for the write-ahead log to reach disk: a crash of the database (not of the server) may
+   * forget the last few hundred milliseconds of these connections' writes. Only for what is worth that trade.
+   */
+  asynchronousCommit?: boolean;
 }
 
 const INT8 = 20;
@@ -23,12 +28,22 @@ const types = {
     oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** Connects to a PostgreSQL database and brings its schema up to date. */
-export async function openPostgres(url: string, options: PostgresOptions): Promise<ServerDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: options.poolSize, types });
+/** A pool of connections to a PostgreSQL database, as Kysely uses it. */
+export function connectPostgres(url: string, options: PostgresOptions): ServerDatabase {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize,
+    types,
+    ...(options.asynchronousCommit ? { options: "-c synchronous_commit=off" } : {}),
+  });
   // Unhandled, an idle connection's error would end the process.
   pool.on("error", options.onConnectionError);
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** Connects to a PostgreSQL database and brings its schema up to date. */
+export async function openPostgres(url: string, options: PostgresOptions): Promise<ServerDatabase> {
+  const db = connectPostgres(url, options);
   try {
     await migrateToLatest(db, postgresColumnTypes, redactPassword(url));
   } catch (error) {
