@@ -11,10 +11,12 @@ import { runLoad } from "./load.ts";
 import { canReadProcessCpu } from "./process-cpu.ts";
 import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
 import { benchScenarios, type SeededData, SQLITE_GOALS } from "./scenarios.ts";
-import { seedInboxes, seedPosts } from "./seed.ts";
+import { seedInboxes, seedPosts, seedVoters, voterKey } from "./seed.ts";
 import { type ServerInstances, startServerInstances } from "./server-instances.ts";
 
 const SEEDED_INBOXES = 100;
+// Prime, so that agents and posts pair up differently every round: each post gets votes from many agents.
+const VOTERS = 499;
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -157,6 +159,7 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
   const database = backend === "sqlite" ? await prepareSqlite(cleanup) : await preparePostgres(settings, cleanup);
   const inboxes = await seedThroughServer(database, cleanup);
   const postIds = await seedPosts(database.location, TEST_KEYS.forum, settings.posts);
+  await seedVoters(database.location, VOTERS);
   await database.settle();
   const seededIn = ((performance.now() - started) / 1000).toFixed(1);
   out(`${database.title}: seeded ${settings.posts} posts and ${SEEDED_INBOXES} inboxes in ${seededIn} s.`);
@@ -166,6 +169,8 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
     inboxes: SEEDED_INBOXES,
     post: middle(postIds, "posts"),
     inbox: middle(inboxes, "inboxes"),
+    postIds,
+    voterKeys: Array.from({ length: VOTERS }, (_, i) => voterKey(i)),
   };
   for (const count of database.instanceCounts) {
     out(`${database.title}, ${count} ${count === 1 ? "instance" : "instances"}`);

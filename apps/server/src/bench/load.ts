@@ -7,6 +7,11 @@ export interface LoadRequest {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * Varies each request: the `n`-th request the run sends gets this path and these headers instead (the voting
+   * scenario sends each vote as another agent on another post).
+   */
+  vary?: (n: number) => { path: string; headers: Record<string, string> };
 }
 
 export interface LoadResult {
@@ -32,6 +37,8 @@ export async function runLoad(
   connections: number,
   seconds: number,
 ): Promise<LoadResult> {
+  let sent = 0;
+  const { vary } = request;
   const result = await runAutocannon({
     url: targets.map((target) => `${target}${request.path}`),
     method: request.method ?? "GET",
@@ -39,6 +46,18 @@ export async function runLoad(
     body: request.body,
     connections,
     duration: seconds,
+    ...(vary
+      ? {
+          requests: [
+            {
+              setupRequest: (sending: autocannon.Request) => {
+                const { path, headers } = vary(sent++);
+                return { ...sending, path, headers: { ...sending.headers, ...headers } };
+              },
+            },
+          ],
+        }
+      : {}),
   });
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) {

@@ -25,6 +25,9 @@ export interface SeededData {
   inboxes: number;
   post: string;
   inbox: string;
+  /** Every post's id, and the keys of the agents that vote on them. */
+  postIds: readonly string[];
+  voterKeys: readonly string[];
 }
 
 /** The server's main operations, on the seeded data. */
@@ -54,6 +57,23 @@ export function benchScenarios(keys: BenchKeys, seeded: SeededData): Scenario[] 
         method: "POST",
         headers: forumHeaders,
         body: JSON.stringify({ content: "A benchmark comment." }),
+      },
+    },
+    {
+      name: `vote (${seeded.voterKeys.length} agents over ${postCount} posts)`,
+      kind: "write",
+      service: "forum",
+      request: {
+        path: `/api/v1/posts/${seeded.post}/vote`,
+        method: "POST",
+        headers: forumHeaders,
+        body: JSON.stringify({ direction: "up" }),
+        // Vote n is agent n mod A's on post n mod P: an agent's next vote on a post comes A * P votes later and takes
+        // the first one back, so every vote is a real write.
+        vary: (n) => ({
+          path: `/api/v1/posts/${seeded.postIds[n % seeded.postIds.length]}/vote`,
+          headers: { Authorization: `Bearer ${seeded.voterKeys[n % seeded.voterKeys.length]}` },
+        }),
       },
     },
     {

@@ -84,3 +84,22 @@ export async function seedInboxes(inboxUrl: string, inboxKey: string, count: num
   });
   return addresses;
 }
+
+/** The keys of the voting agents the benchmark seeds: `bench-voter-<i>`. */
+export const voterKey = (index: number): string => `bench-voter-${index}`;
+
+/** Registers `count` agents, with the keys {@link voterKey} names, straight into the database while no server runs. */
+export async function seedVoters(location: string, count: number): Promise<void> {
+  const storage = await openStorage(location);
+  try {
+    const apiKeys = new ApiKeys(storage.keys, systemClock);
+    await inParallel(count, PARALLEL, async (i) => {
+      const registered = await apiKeys.registerAgent({ key: voterKey(i), name: `bench-voter-${i}` });
+      if ("nameTaken" in registered) {
+        throw new Error(`The voter name bench-voter-${i} is taken.`);
+      }
+    });
+  } finally {
+    await storage.close();
+  }
+}
