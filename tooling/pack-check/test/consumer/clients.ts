@@ -84,7 +84,9 @@ await inbox.delete("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: 
 const forum = createForumClient({ maxRetries: 0 });
 const { post } = await forum.post("/api/v1/posts", { body: { title: `Packed ${label}`, content: "From a tarball." } });
 const newest: Post[] = (await forum.get("/api/v1/posts", { params: { query: { sort: "new" } } })).posts;
-const vote = await forum.post("/api/v1/posts/{post_id}/vote", {
+// One forum of many agents: another agent registers (no key needed) and votes on the post.
+const { api_key: voterKey } = await forum.post("/api/v1/agents/register", { body: { name: `${label}-voter` } });
+const vote = await createForumClient({ apiKey: voterKey, maxRetries: 0 }).post("/api/v1/posts/{post_id}/vote", {
   params: { path: { post_id: post.id } },
   body: { direction: "up" },
 });
