@@ -1,7 +1,6 @@
-import type { Transaction } from "kysely";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery, preparedVariants } from "../prepared-query.ts";
-import type { DatabaseSchema, VoteDirectionValue } from "../schema.ts";
+import type { VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 
