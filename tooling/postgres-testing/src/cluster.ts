@@ -2,12 +2,12 @@ import { rmSync } from "node:fs";
 import { chown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findPostgresBinDir } from "./binaries.js";
-import { createDatabase } from "./database.js";
-import { freePort } from "./free-port.js";
-import { CLUSTER_PREFIX, OWNER_FILE, stopOrphans } from "./orphans.js";
-import { isRunning } from "./process-state.js";
-import { type Account, clusterAccount, runProgram, runProgramSync } from "./run-program.js";
+import { findPostgresBinDir } from "./binaries.ts";
+import { createDatabase } from "./database.ts";
+import { freePort } from "./free-port.ts";
+import { CLUSTER_PREFIX, OWNER_FILE, stopOrphans } from "./orphans.ts";
+import { isRunning } from "./process-state.ts";
+import { type Account, clusterAccount, runProgram, runProgramSync } from "./run-program.ts";
 
 export interface StartPostgresOptions {
   /** The TCP port on 127.0.0.1; by default a free one, and another if a process takes it first. */

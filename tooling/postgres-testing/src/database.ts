@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { findPostgresBinDir } from "./binaries.js";
-import { runProgram } from "./run-program.js";
+import { findPostgresBinDir } from "./binaries.ts";
+import { runProgram } from "./run-program.ts";
 
 /** Names needing no quoting anywhere: PostgreSQL folds unquoted names to lower case and cuts them at 63 bytes. */
 const DATABASE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;

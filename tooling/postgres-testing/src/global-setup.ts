@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { TestProject } from "vitest/node";
-import { startPostgres } from "./cluster.js";
-import { dropDatabases } from "./database.js";
-import { TEST_SERVER_KEY } from "./provided.js";
+import { startPostgres } from "./cluster.ts";
+import { dropDatabases } from "./database.ts";
+import { TEST_SERVER_KEY } from "./provided.ts";
 
 /**
  * A vitest `globalSetup`: one PostgreSQL cluster for the whole test run, stopped and removed at its end. With

@@ -1,3 +1,3 @@
-export { findPostgresBinDir } from "./binaries.js";
-export { type PostgresCluster, type StartPostgresOptions, startPostgres } from "./cluster.js";
-export { createDatabase, databaseUrl, dropDatabases } from "./database.js";
+export { findPostgresBinDir } from "./binaries.ts";
+export { type PostgresCluster, type StartPostgresOptions, startPostgres } from "./cluster.ts";
+export { createDatabase, databaseUrl, dropDatabases } from "./database.ts";

@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { isRunning } from "./process-state.js";
-import { type Account, runProgram } from "./run-program.js";
+import { isRunning } from "./process-state.ts";
+import { type Account, runProgram } from "./run-program.ts";
 
 /** Every cluster's folder starts with this, and holds the pid of the process that started it in this file. */
 export const CLUSTER_PREFIX = "pigeonhole-pg-";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { inject } from "vitest";
-import { createDatabase } from "./database.js";
-import { TEST_SERVER_KEY } from "./provided.js";
+import { createDatabase } from "./database.ts";
+import { TEST_SERVER_KEY } from "./provided.ts";
 
 /**
  * A new, empty database on the test run's PostgreSQL server, and its address: call it once per test file (in

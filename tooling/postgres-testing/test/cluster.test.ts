@@ -8,13 +8,13 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPostgresBinDir } from "../src/binaries.js";
-import { launchPostgres } from "../src/cluster.js";
-import { freePort } from "../src/free-port.js";
-import { startPostgres } from "../src/index.js";
-import { isRunning } from "../src/process-state.js";
-import { clusterAccount, runProgram } from "../src/run-program.js";
-import { serverProcesses, waitForExit } from "./processes.js";
+import { findPostgresBinDir } from "../src/binaries.ts";
+import { launchPostgres } from "../src/cluster.ts";
+import { freePort } from "../src/free-port.ts";
+import { startPostgres } from "../src/index.ts";
+import { isRunning } from "../src/process-state.ts";
+import { clusterAccount, runProgram } from "../src/run-program.ts";
+import { serverProcesses, waitForExit } from "./processes.ts";
 
 async function query<T extends pg.QueryResultRow>(config: string | pg.ClientConfig, sql: string): Promise<T[]> {
   const client = new pg.Client(config);
@@ -171,23 +171,10 @@ describe("findPostgresBinDir", () => {
 
 /**
  * A Node program that starts a cluster in `parentDir`, prints the folder and the server's pid, then runs `rest`. Node
- * runs the TypeScript sources as they are, once told that their `.js` imports name `.ts` files.
+ * runs the TypeScript sources as they are.
  */
 function clusterProgram(parentDir: string, rest: string): string {
   return `
-    const { registerHooks } = await import("node:module");
-    registerHooks({
-      resolve(specifier, context, next) {
-        try {
-          return next(specifier, context);
-        } catch (error) {
-          if (specifier.startsWith(".") && specifier.endsWith(".js")) {
-            return next(specifier.slice(0, -3) + ".ts", context);
-          }
-          throw error;
-        }
-      },
-    });
     const { startPostgres } = await import(${JSON.stringify(new URL("../src/index.ts", import.meta.url).href)});
     const { readFileSync } = await import("node:fs");
     const cluster = await startPostgres({ parentDir: ${JSON.stringify(parentDir)} });

@@ -1,9 +1,9 @@
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import setup from "../src/global-setup.js";
-import { startPostgres } from "../src/index.js";
-import { TEST_SERVER_KEY, type TestServer } from "../src/provided.js";
-import { createTestDatabase } from "../src/test-database.js";
+import setup from "../src/global-setup.ts";
+import { startPostgres } from "../src/index.ts";
+import { TEST_SERVER_KEY, type TestServer } from "../src/provided.ts";
+import { createTestDatabase } from "../src/test-database.ts";
 
 async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
   const client = new pg.Client(url);

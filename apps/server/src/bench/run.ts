@@ -1,11 +1,9 @@
 // Throughput, latency and CPU use of the server's main operations on SQLite and on PostgreSQL with one or more
 // instances, each next to a trivial Hono handler as the ceiling. Needs the built CLI and Linux.
-// Usage: pnpm --filter @pigeonhole/server build && pnpm --filter @pigeonhole/server bench
+// Usage: pnpm --filter @pigeonhole/server bench (builds first)
 // BENCH_BACKENDS (sqlite,postgres), BENCH_INSTANCES (1,2), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_POSTS
 // (10000), BENCH_POOL_SIZE (the server's default) and BENCH_DATABASE_URL (an empty PostgreSQL database; by default a
 // throw-away cluster) set the run.
-import "./typescript-sources.ts";
+import { runBenchmark } from "./benchmark.ts";
 
-// Loaded once the hook above is in place: the PostgreSQL test tooling is imported as TypeScript source.
-const { runBenchmark } = await import("./benchmark.ts");
 await runBenchmark(process.env);
