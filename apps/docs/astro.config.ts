@@ -53,6 +53,7 @@ export default defineConfig({
             "guides/errors",
             "guides/retries-and-idempotency",
             "guides/pagination",
+            "guides/working-an-inbox",
             "guides/webhooks",
             "guides/agents-communities-votes",
             "guides/rate-limits",

@@ -16,6 +16,7 @@ const run = promisify(execFile);
 const EXAMPLE_IDS = {
   messageInPath: encodeURIComponent("<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>"),
   thread: "thd_7Hq2mZ4kP9xR3vLc",
+  attachment: "att_5Ng8Tb2wQx7Kd1Yr",
   webhook: "wh_9Kx3Lm7Qp2Rt5Vn8",
   post: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
   comment: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
@@ -45,6 +46,8 @@ interface Step {
    * agent other than the post's author, as the example says.
    */
   asRegisteredAgent?: true;
+  /** Checks what the script printed, or left in its working directory, beyond the status. */
+  expectOutput?: (stdout: string, workDir: string) => Promise<void>;
 }
 
 /** Every operation's curl example, in the order a reader would try them: what one creates, the next reads. */
@@ -61,7 +64,29 @@ const STEPS: readonly Step[] = [
     ],
   },
   { api: "inbox", operationId: "listMessages" },
-  { api: "inbox", operationId: "getMessage" },
+  {
+    api: "inbox",
+    operationId: "getMessage",
+    remember: (answer) => [[EXAMPLE_IDS.attachment, stringAt(answer, "attachments", "0", "attachment_id")]],
+  },
+  {
+    api: "inbox",
+    operationId: "getAttachment",
+    // The bytes sendMessage.sh attached, base64-decoded, in the file `-o` names.
+    expectOutput: async (stdout, workDir) => {
+      expect(stdout).toBe("");
+      expect(await readFile(join(workDir, "invoice-2026-11.pdf"))).toEqual(Buffer.from("JVBERi0xLjQK", "base64"));
+    },
+  },
+  {
+    api: "inbox",
+    operationId: "getRawMessage",
+    expectOutput: async (stdout) => {
+      expect(stdout).toContain("Subject: Your November invoice\r\n");
+    },
+  },
+  { api: "inbox", operationId: "updateMessage" },
+  { api: "inbox", operationId: "replyToMessage" },
   { api: "inbox", operationId: "listThreads" },
   { api: "inbox", operationId: "getThread" },
   // After the sends: the webhook points at a host of the examples, and no mail may trigger a delivery to it.
@@ -74,6 +99,8 @@ const STEPS: readonly Step[] = [
   { api: "inbox", operationId: "getWebhook" },
   { api: "inbox", operationId: "updateWebhook" },
   { api: "inbox", operationId: "deleteWebhook" },
+  // Last of the inbox: it takes the messages and threads every step above reads.
+  { api: "inbox", operationId: "deleteInbox" },
   { api: "forum", operationId: "registerAgent", registers: (answer) => stringAt(answer, "api_key") },
   { api: "forum", operationId: "getMe" },
   { api: "forum", operationId: "createCommunity" },
@@ -117,6 +144,14 @@ function successStatus(entry: OperationEntry): number {
   return Number(statuses[0]);
 }
 
+/** The media type of the success answer; the downloads answer bytes, not JSON. */
+function successMediaType(entry: OperationEntry): string | undefined {
+  const response = (entry.operation.responses as Record<string, { content?: Record<string, unknown> }>)[
+    String(successStatus(entry))
+  ];
+  return Object.keys(response?.content ?? {})[0];
+}
+
 /** What curl writes to stderr after each transfer: the answer's status, apart from the body on stdout. */
 const STATUS_LINE = /^HTTP (\d{3})$/gm;
 
@@ -124,12 +159,15 @@ describe("the curl examples, run with curl against the server", () => {
   let server: Server;
   /** Holds curl's configuration: the status of each answer on stderr, no progress meter. */
   let curlHome: string;
+  /** The scripts' working directory, where a download with `-o` lands. */
+  let workDir: string;
   const ids = new Map<string, string>();
   let registeredAgentKey: string | undefined;
 
   beforeAll(async () => {
     server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
     curlHome = await mkdtemp(join(tmpdir(), "pigeonhole-curl-"));
+    workDir = await mkdtemp(join(tmpdir(), "pigeonhole-curl-work-"));
     await writeFile(
       join(curlHome, ".curlrc"),
       ["silent", "show-error", 'write-out = "%{stderr}HTTP %{http_code}\\n"', ""].join("\n"),
@@ -140,6 +178,9 @@ describe("the curl examples, run with curl against the server", () => {
     await server?.close();
     if (curlHome) {
       await rm(curlHome, { recursive: true, force: true });
+    }
+    if (workDir) {
+      await rm(workDir, { recursive: true, force: true });
     }
   });
 
@@ -165,6 +206,7 @@ describe("the curl examples, run with curl against the server", () => {
       // The script runs as the page shows it, in `sh`, with only the variables the docs tell a reader to set.
       const { stdout, stderr } = await run("sh", ["-c", script], {
         timeout: 20_000,
+        cwd: workDir,
         env: {
           PATH: process.env.PATH,
           HOME: curlHome,
@@ -178,8 +220,12 @@ describe("the curl examples, run with curl against the server", () => {
       const statuses = [...stderr.matchAll(STATUS_LINE)].map((match) => Number(match[1]));
       expect(statuses, `${stderr}\n${stdout}`).toEqual([successStatus(entry)]);
       expect(stderr.replace(STATUS_LINE, "").trim()).toBe("");
+      await step.expectOutput?.(stdout, workDir);
       if (statuses[0] === 204) {
         expect(stdout).toBe("");
+        return;
+      }
+      if (successMediaType(entry) !== "application/json") {
         return;
       }
       const answer: unknown = JSON.parse(stdout);

@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Server, startServer } from "@pigeonhole/server";
@@ -19,6 +21,22 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   ["inbox/sendMessage.ts", "@pigeonhole.test>"],
   ["inbox/listMessages.ts", "Your November invoice"],
   ["inbox/listThreads.ts", "Your November invoice"],
+  // "Working an inbox": each step works on what the one before left in the support inbox.
+  ["guides/inbox-receive.ts", "Order 1042 [ 'received', 'unread' ]\n"],
+  [
+    "guides/inbox-read.ts",
+    "Order 1042\nHello, my order list is attached. Can you ship it this week?\n[ 'received' ]\n",
+  ],
+  ["guides/inbox-labels.ts", "Order 1042 [ 'received', 'orders', 'priority' ]\n400 SYSTEM_LABEL\n"],
+  [
+    "guides/inbox-reply.ts",
+    "Order 1042 | to support@pigeonhole.test, accounts@example.com\nRe: Order 1042 | to ada@pigeonhole.test, accounts@example.com\n",
+  ],
+  [
+    "guides/inbox-download.ts",
+    "order-1042.csv item,quantity\nstamps,200\n\nFrom: ada@pigeonhole.test\nSubject: Order 1042\n",
+  ],
+  ["guides/inbox-delete.ts", "ada@pigeonhole.test: 404\nsupport still holds 1 of her orders\n"],
   ["guides/quickstart.ts", 'has "Hello from the quickstart"'],
   ["guides/pagination.ts", "alice@pigeonhole.test"],
   ["guides/retries.ts", "@pigeonhole.test>"],
@@ -47,13 +65,19 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
 
 describe("the examples, run against the server", () => {
   let server: Server;
+  /** The examples' temporary directory: what they save there (attachments) goes with it. */
+  let scratch: string;
 
   beforeAll(async () => {
     server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
+    scratch = await mkdtemp(join(tmpdir(), "pigeonhole-examples-"));
   });
 
   afterAll(async () => {
     await server?.close();
+    if (scratch) {
+      await rm(scratch, { recursive: true, force: true });
+    }
   });
 
   it.each(RUNNABLE)("%s runs and prints %j", async (file, prints) => {
@@ -62,6 +86,7 @@ describe("the examples, run against the server", () => {
       timeout: 20_000,
       env: {
         ...process.env,
+        TMPDIR: scratch,
         PIGEONHOLE_INBOX_BASE_URL: server.inbox.url,
         PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
         PIGEONHOLE_FORUM_BASE_URL: server.forum.url,

@@ -160,10 +160,35 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
-  it("has a reference page for each of the 13 inbox operations, 2 webhook events and 13 forum operations", () => {
+  it("shows the inbox guide with each example it is built from, the ones the tests run included", async () => {
+    const { page, errors } = await open("/guides/working-an-inbox/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Working an inbox");
+    const code = (await page.locator(".expressive-code pre").allTextContents()).map(normalizeCode);
+    for (const file of [
+      "guides/inbox-receive.ts",
+      "guides/inbox-read.ts",
+      "inbox/updateMessage.sh",
+      "guides/inbox-labels.ts",
+      "guides/inbox-reply.ts",
+      "guides/inbox-download.ts",
+      "inbox/getAttachment.sh",
+      "guides/inbox-delete.ts",
+    ]) {
+      const example = normalizeCode(await readFile(join(SITE_ROOT, "examples", file), "utf8"));
+      expect(
+        code.some((block) => block.includes(example)),
+        file,
+      ).toBe(true);
+    }
+    await saveScreenshot(page, SCREENSHOTS, "guide-working-an-inbox");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("has a reference page for each of the 18 inbox operations, 2 webhook events and 13 forum operations", () => {
     const count = (api: string, kind: OperationEntry["kind"]) =>
       referencePages.filter((item) => item.spec.api === api && item.entry.kind === kind).length;
-    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([13, 2, 13]);
+    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([18, 2, 13]);
   });
 
   it.each(referencePages.map((item) => [item.route, item] as const))(

@@ -148,11 +148,72 @@ describe("inbox contract", () => {
     const thread = expectData(
       await c.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } }),
     );
-    expect(thread.messages.map((m) => m.labels)).toEqual([["sent", "received"]]);
+    expect(thread.messages.map((m) => m.labels)).toEqual([["sent", "received", "unread"]]);
     await c.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: { ...threadPath, inbox_id: "x" } } });
     await stranger.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } });
     await unauthorized.GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } });
     await (await exhaustedInbox()).GET("/v0/inboxes/{inbox_id}/threads/{thread_id}", { params: { path: threadPath } });
+
+    // Working a message: labels, downloads, replies
+    const attached = expectData(
+      await c.POST("/v0/inboxes/{inbox_id}/messages", {
+        params: { path },
+        body: { to: inbox.inbox_id, attachments: [{ filename: "a.txt", content: "YQ==" }] },
+      }),
+    );
+    const attachedPath = { ...path, message_id: attached.message_id };
+    expectData(
+      await c.PATCH("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+        params: { path: attachedPath },
+        body: { remove_labels: ["unread"] },
+      }),
+    );
+    await c.PATCH("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: attachedPath },
+      body: { add_labels: ["sent"] },
+    });
+    await c.PATCH("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: attachedPath },
+      body: { add_labels: [TOO_BIG_INBOX] },
+    });
+    await stranger.PATCH("/v0/inboxes/{inbox_id}/messages/{message_id}", { params: { path: attachedPath }, body: {} });
+    await unauthorized.PATCH("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: attachedPath },
+      body: {},
+    });
+    await (await exhaustedInbox()).PATCH("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+      params: { path: attachedPath },
+      body: {},
+    });
+    const attachmentId = expectData(
+      await c.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", { params: { path: attachedPath } }),
+    ).attachments[0]?.attachment_id;
+    const attachmentPath = { params: { path: { ...attachedPath, attachment_id: attachmentId ?? "" } } };
+    const attachmentRoute = "/v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}" as const;
+    expectData(await c.GET(attachmentRoute, { ...attachmentPath, parseAs: "arrayBuffer" }));
+    await c.GET(attachmentRoute, { params: { path: { ...attachmentPath.params.path, inbox_id: "bad" } } });
+    await stranger.GET(attachmentRoute, attachmentPath);
+    await unauthorized.GET(attachmentRoute, attachmentPath);
+    await (await exhaustedInbox()).GET(attachmentRoute, attachmentPath);
+    const rawRoute = "/v0/inboxes/{inbox_id}/messages/{message_id}/raw" as const;
+    expectData(await c.GET(rawRoute, { params: { path: attachedPath }, parseAs: "text" }));
+    await c.GET(rawRoute, { params: { path: { ...attachedPath, inbox_id: "bad" } } });
+    await stranger.GET(rawRoute, { params: { path: attachedPath } });
+    await unauthorized.GET(rawRoute, { params: { path: attachedPath } });
+    await (await exhaustedInbox()).GET(rawRoute, { params: { path: attachedPath } });
+    const replyRoute = "/v0/inboxes/{inbox_id}/messages/{message_id}/reply" as const;
+    const external = expectData(
+      await c.POST("/v0/inboxes/{inbox_id}/messages", { params: { path }, body: { to: "ada@example.com" } }),
+    );
+    const replyPath = { path: { ...path, message_id: external.message_id } };
+    const keyedReply = { params: { ...replyPath, header: { "Idempotency-Key": "contract-reply" } } };
+    expectData(await c.POST(replyRoute, { ...keyedReply, body: { text: "Thanks" } }));
+    await c.POST(replyRoute, { ...keyedReply, body: { text: "Other" } });
+    await c.POST(replyRoute, { params: replyPath, body: { reply_all: "yes" as unknown as boolean } });
+    await c.POST(replyRoute, { params: replyPath, body: { text: TOO_BIG_INBOX } });
+    await stranger.POST(replyRoute, { params: replyPath, body: { text: "x" } });
+    await unauthorized.POST(replyRoute, { params: replyPath, body: { text: "x" } });
+    await (await exhaustedInbox()).POST(replyRoute, { params: replyPath, body: { text: "x" } });
 
     // Webhooks
     const hook = expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook" } }));
@@ -184,6 +245,13 @@ describe("inbox contract", () => {
     await unauthorized.DELETE("/v0/webhooks/{webhook_id}", hookPath);
     await (await exhaustedInbox()).DELETE("/v0/webhooks/{webhook_id}", hookPath);
     expect((await c.DELETE("/v0/webhooks/{webhook_id}", hookPath)).response.status).toBe(204);
+
+    // Deleting an inbox
+    await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: "not-an-address" } } });
+    await stranger.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
+    await unauthorized.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
+    await (await exhaustedInbox()).DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
+    expect((await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path } })).response.status).toBe(204);
 
     const missing = documentedStatuses("inbox").filter((entry) => !observedResponses.has(entry));
     expect(missing).toEqual([]);

@@ -6,6 +6,7 @@ import createClient, {
   mergeHeaders,
 } from "openapi-fetch";
 import type { MediaType } from "openapi-typescript-helpers";
+import { type DownloadParseAs, readDownload } from "./download.js";
 import { readEnv } from "./env.js";
 import { PigeonholeError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
@@ -62,6 +63,11 @@ export interface ServiceDefinition<TPage> {
    * without a key to call them; any other call of that client then rejects, saying the key is missing.
    */
   publicOperations?: ReadonlySet<OperationKey>;
+  /**
+   * The operations whose success is not JSON but bytes (a spec's `format: binary`): a call reads the body as a
+   * `Blob` unless its `parseAs` names another way, and an empty body as an empty one of that kind.
+   */
+  downloads?: ReadonlySet<OperationKey>;
   pageCursor: PageCursor<TPage>;
   /** The service's error classes (from `defineServiceErrors`); the throwing style throws what `fromResponse` builds. */
   errors: { fromResponse: ErrorFromResponse };
@@ -83,6 +89,20 @@ export interface ApiClient<Paths extends object, TPage, Options = RequestOptions
 }
 
 const METHODS = { get: "GET", put: "PUT", post: "POST", patch: "PATCH", delete: "DELETE" } as const;
+
+/** Operations as a set of paths per method, so that a call looks itself up without building its key. */
+function pathsByMethod(operations: ReadonlySet<OperationKey> | undefined): Map<string, Set<string>> | undefined {
+  if (operations === undefined || operations.size === 0) {
+    return undefined;
+  }
+  const byMethod = new Map<string, Set<string>>();
+  for (const operation of operations) {
+    const space = operation.indexOf(" ");
+    const method = operation.slice(0, space);
+    byMethod.set(method, (byMethod.get(method) ?? new Set()).add(operation.slice(space + 1)));
+  }
+  return byMethod;
+}
 
 interface LooseInit {
   middleware?: Middleware[];
@@ -136,6 +156,7 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     fetch: createTransport(keyedOptions),
   });
   const loose = http as unknown as Record<Uppercase<ClientMethod>, LooseMethod>;
+  const downloads = pathsByMethod(service.downloads);
   const toError = service.errors.fromResponse;
   // What `use()` added, in order, so that `withOptions()` can hand it on.
   const middlewares = new Set<Middleware>();
@@ -145,6 +166,15 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
    * openapi-fetch, so it is wrapped in one of its own: the call keeps its timeouts, retries and idempotency key.
    */
   function send(method: Uppercase<ClientMethod>, path: string, init?: LooseInit) {
+    if (downloads?.get(method)?.has(path)) {
+      // openapi-fetch parses JSON unless told otherwise; a download's bytes are read as the call asks.
+      const parseAs = (init?.parseAs ?? "blob") as DownloadParseAs;
+      return readDownload(dispatch(method, path, { ...init, parseAs }), parseAs);
+    }
+    return dispatch(method, path, init);
+  }
+
+  function dispatch(method: Uppercase<ClientMethod>, path: string, init?: LooseInit) {
     // Named only where a set is consulted, so that the common call builds no string.
     const operation = (): OperationKey => `${method} ${path}`;
     if (apiKey === undefined && !service.publicOperations?.has(operation())) {

@@ -7,6 +7,7 @@ export {
   type ResultMethod,
   type ServiceDefinition,
 } from "./client.js";
+export type { DownloadParseAs } from "./download.js";
 export type { ErrorSummary } from "./error-message.js";
 export {
   APIConnectionError,
@@ -23,8 +24,12 @@ export { createLogger, type Logger, type LogLevel } from "./logger.js";
 export { type PaginateOptions, type Paginator, paginate } from "./pagination.js";
 export type {
   ApiCalls,
+  CallData,
   CallInit,
   CallResult,
+  DefaultParseAs,
+  DownloadData,
+  DownloadOperations,
   FetchCallOptions,
   ItemOf,
   ListPath,

@@ -15,6 +15,7 @@ import type {
   QuerySerializerOptions,
 } from "openapi-fetch";
 import type { ErrorStatus, HttpMethod, OkStatus } from "openapi-typescript-helpers";
+import type { DownloadParseAs } from "./download.js";
 import type { Paginator } from "./pagination.js";
 
 /** The HTTP methods the clients offer: those an API spec of this project can use. */
@@ -44,6 +45,18 @@ export type OperationsWithHeader<Paths, Header extends string> = {
   }[keyof Operations<Paths, M> & string];
 }[ClientMethod];
 
+/**
+ * The operations of an API whose success answers a body that is not JSON (a file, a message's source), as
+ * `OperationKey`s: for a service definition's `downloads`, typed so that a list of them can be checked against the spec.
+ */
+export type DownloadOperations<Paths> = {
+  [M in ClientMethod]: {
+    [P in keyof Operations<Paths, M> & string]: IsDownload<Operations<Paths, M>[P]> extends true
+      ? `${Uppercase<M>} ${P}`
+      : never;
+  }[keyof Operations<Paths, M> & string];
+}[ClientMethod];
+
 /** The body of a response or request-body object in the media types `Media`; undefined when it has no content. */
 type ContentOf<T, Media> = T extends { content: infer Content } ? Content[Extract<keyof Content, Media>] : undefined;
 
@@ -54,6 +67,43 @@ type JsonMedia = `${string}/json`;
 export type SuccessData<Operation> = Operation extends { responses: infer R }
   ? ContentOf<R[Extract<keyof R, OkStatus>], JsonMedia>
   : never;
+
+/** The media types of a successful response's body; never when it has none. */
+type SuccessMedia<Operation> = Operation extends { responses: infer R }
+  ? R[Extract<keyof R, OkStatus>] extends { content: infer Content }
+    ? keyof Content
+    : never
+  : never;
+
+/** Whether an operation's success has a body and none of it is JSON: a download. */
+type IsDownload<Operation> = [SuccessMedia<Operation>] extends [never]
+  ? false
+  : [Extract<SuccessMedia<Operation>, JsonMedia>] extends [never]
+    ? true
+    : false;
+
+/** A download's body, read as `As`; never null, an empty body included. */
+export type DownloadData<As extends ParseAs> = {
+  json: never;
+  blob: Awaited<ReturnType<Response["blob"]>>;
+  arrayBuffer: Awaited<ReturnType<Response["arrayBuffer"]>>;
+  text: string;
+  stream: NonNullable<Response["body"]>;
+}[As];
+
+/** The `parseAs` of a call that names none: a `Blob` for a download, JSON for any other operation. */
+export type DefaultParseAs<Operation> = IsDownload<Operation> extends true ? "blob" : "json";
+
+/** The `parseAs` values the throwing style takes: a download's ways to read bytes, or JSON for any other operation. */
+type DataParseAs<Operation> = IsDownload<Operation> extends true ? DownloadParseAs : "json";
+
+/** The `parseAs` values the result style takes: any, as in openapi-fetch, except JSON for a download. */
+type ResultParseAs<Operation> = IsDownload<Operation> extends true ? DownloadParseAs : ParseAs;
+
+/** What the throwing style resolves to: the JSON body, or a download's body read as `As`. */
+export type CallData<Operation, As extends ParseAs = DefaultParseAs<Operation>> = As extends DownloadParseAs
+  ? DownloadData<As>
+  : SuccessData<Operation>;
 
 /** The result style's success and error bodies, in any media type, as openapi-fetch reads them. */
 type SuccessBody<Operation> = Operation extends { responses: infer R }
@@ -104,37 +154,47 @@ type InitArgs<Operation, Init> = Empty extends ParamsOf<Operation> & BodyOf<Oper
 
 /**
  * The throwing style's init of an operation: params, body, openapi-fetch's and the client's per-call options.
- * Unknown keys are errors, so typos are caught, and bodies are always parsed as JSON.
+ * Unknown keys are errors, so typos are caught. Bodies are parsed as JSON; a download's is read as `parseAs` says
+ * (a `Blob` by default).
  */
-export type CallInit<Operation, Options> = OperationInit<Operation> & FetchCallOptions & Options & { parseAs?: "json" };
+export type CallInit<Operation, Options, As extends ParseAs = "json"> = OperationInit<Operation> &
+  FetchCallOptions &
+  Options & { parseAs?: As };
 
 /** The result style's init: the same, with any `parseAs` and, as in openapi-fetch, extra keys allowed. */
 type ResultInit<Operation, Options, As extends ParseAs> = OperationInit<Operation> &
   FetchCallOptions &
   Options & { parseAs?: As; [key: string]: unknown };
 
+/** The result style's `data`: a download's body read as `As`, or openapi-fetch's reading of any other body. */
+type ResultData<Operation, As extends ParseAs> =
+  IsDownload<Operation> extends true ? DownloadData<As> : ParseAsResponse<SuccessBody<Operation>, { parseAs: As }>;
+
 /** openapi-fetch's `{ data, error, response }`: exactly one of data and error is set. */
-export type CallResult<Operation, As extends ParseAs = "json"> =
-  | { data: ParseAsResponse<SuccessBody<Operation>, { parseAs: As }>; error?: never; response: Response }
+export type CallResult<Operation, As extends ParseAs = DefaultParseAs<Operation>> =
+  | { data: ResultData<Operation, As>; error?: never; response: Response }
   | { data?: never; error: ErrorBody<Operation>; response: Response };
 
 /** Result style: resolves to `{ data, error, response }` and never throws for HTTP errors. */
 export type ResultMethod<Paths, M extends HttpMethod, Options> = <
   P extends keyof Operations<Paths, M>,
-  As extends ParseAs = "json",
+  As extends ResultParseAs<Operations<Paths, M>[P]> = DefaultParseAs<Operations<Paths, M>[P]>,
 >(
   path: P,
   ...init: InitArgs<Operations<Paths, M>[P], ResultInit<Operations<Paths, M>[P], Options, As>>
 ) => Promise<CallResult<Operations<Paths, M>[P], As>>;
 
 /**
- * Throwing style: resolves to the JSON body of the success response, or throws the service's `APIError` subclass
- * for the answer.
+ * Throwing style: resolves to the JSON body of the success response (a download's body as a `Blob`, or as
+ * `parseAs` says), or throws the service's `APIError` subclass for the answer.
  */
-export type DataMethod<Paths, M extends HttpMethod, Options> = <P extends keyof Operations<Paths, M>>(
+export type DataMethod<Paths, M extends HttpMethod, Options> = <
+  P extends keyof Operations<Paths, M>,
+  As extends DataParseAs<Operations<Paths, M>[P]> = DefaultParseAs<Operations<Paths, M>[P]>,
+>(
   path: P,
-  ...init: InitArgs<Operations<Paths, M>[P], CallInit<Operations<Paths, M>[P], Options>>
-) => Promise<SuccessData<Operations<Paths, M>[P]>>;
+  ...init: InitArgs<Operations<Paths, M>[P], CallInit<Operations<Paths, M>[P], Options, As>>
+) => Promise<CallData<Operations<Paths, M>[P], As>>;
 
 /** Keys of `T` whose values are arrays. */
 type ArrayKeys<T> = { [K in keyof T]-?: T[K] extends readonly unknown[] ? K : never }[keyof T];
@@ -169,7 +229,11 @@ export interface ApiCalls<Paths, TPage, Options> {
   PATCH: ResultMethod<Paths, "patch", Options>;
   DELETE: ResultMethod<Paths, "delete", Options>;
   /** Result style with the method as an argument: `client.request("get", path, init)`. */
-  request<M extends ClientMethod, P extends keyof Operations<Paths, M>, As extends ParseAs = "json">(
+  request<
+    M extends ClientMethod,
+    P extends keyof Operations<Paths, M>,
+    As extends ResultParseAs<Operations<Paths, M>[P]> = DefaultParseAs<Operations<Paths, M>[P]>,
+  >(
     method: M,
     path: P,
     ...init: InitArgs<Operations<Paths, M>[P], ResultInit<Operations<Paths, M>[P], Options, As>>

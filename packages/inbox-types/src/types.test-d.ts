@@ -6,6 +6,7 @@ import type {
   ErrorType,
   EventType,
   Inbox,
+  Label,
   ListInboxesResponse,
   ListMessagesResponse,
   ListThreadsResponse,
@@ -16,9 +17,12 @@ import type {
   MessageSentEvent,
   operations,
   paths,
+  ReplyToMessageRequest,
   SendMessageRequest,
+  SendMessageResponse,
   Thread,
   ThreadItem,
+  UpdateMessageRequest,
   Webhook,
   WebhookEvent,
 } from "./index.js";
@@ -72,8 +76,15 @@ describe("list envelopes", () => {
   it("are what the list operations answer, and every list takes limit and page_token", () => {
     expectTypeOf<JsonBody<operations["listInboxes"], 200>>().toEqualTypeOf<ListInboxesResponse>();
     expectTypeOf<JsonBody<operations["listThreads"], 200>>().toEqualTypeOf<ListThreadsResponse>();
-    type Query = NonNullable<paths["/v0/inboxes/{inbox_id}/threads"]["get"]["parameters"]["query"]>;
+    type Query = NonNullable<paths["/v0/inboxes"]["get"]["parameters"]["query"]>;
     expectTypeOf<Query>().toEqualTypeOf<{ limit?: number; page_token?: string }>();
+  });
+
+  it("of messages and threads also filter by labels, a list", () => {
+    type Threads = NonNullable<paths["/v0/inboxes/{inbox_id}/threads"]["get"]["parameters"]["query"]>;
+    type Messages = NonNullable<paths["/v0/inboxes/{inbox_id}/messages"]["get"]["parameters"]["query"]>;
+    expectTypeOf<Threads>().toEqualTypeOf<{ limit?: number; page_token?: string; labels?: string[] }>();
+    expectTypeOf<Messages>().toEqualTypeOf<Threads>();
   });
 });
 
@@ -99,6 +110,38 @@ describe("messages", () => {
     expectTypeOf<Message>().toHaveProperty("text").toEqualTypeOf<string | null>();
     expectTypeOf<Message>().toHaveProperty("html").toEqualTypeOf<string | null>();
     expectTypeOf<Omit<Message, "text" | "html" | "reply_to">>().toEqualTypeOf<MessageItem>();
+  });
+});
+
+describe("beyond the seed", () => {
+  it("labels are updated with two optional lists and answer the Message", () => {
+    expectTypeOf<UpdateMessageRequest>().toEqualTypeOf<{ add_labels?: Label[]; remove_labels?: Label[] }>();
+    expectTypeOf<Label>().toEqualTypeOf<string>();
+    expectTypeOf<JsonBody<operations["updateMessage"], 200>>().toEqualTypeOf<Message>();
+  });
+
+  it("a reply needs no field, reply_all included, takes an Idempotency-Key and answers the send's ids", () => {
+    expectTypeOf<Record<string, never>>().toExtend<ReplyToMessageRequest>();
+    expectTypeOf<ReplyToMessageRequest["reply_all"]>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<ReplyToMessageRequest["attachments"]>().toEqualTypeOf<SendMessageRequest["attachments"]>();
+    type Header = NonNullable<operations["replyToMessage"]["parameters"]["header"]>;
+    expectTypeOf<Header>().toEqualTypeOf<{ "Idempotency-Key"?: string }>();
+    expectTypeOf<JsonBody<operations["replyToMessage"], 200>>().toEqualTypeOf<SendMessageResponse>();
+  });
+
+  it("the downloads answer one binary media type each, not JSON", () => {
+    expectTypeOf<operations["getAttachment"]["responses"][200]["content"]>().toEqualTypeOf<{
+      "application/octet-stream": string;
+    }>();
+    expectTypeOf<operations["getRawMessage"]["responses"][200]["content"]>().toEqualTypeOf<{
+      "message/rfc822": string;
+    }>();
+    expectTypeOf<operations["getAttachment"]["responses"][200]["headers"]>().toHaveProperty("Content-Disposition");
+  });
+
+  it("deleting an inbox answers a bodiless 204", () => {
+    expectTypeOf<paths["/v0/inboxes/{inbox_id}"]["delete"]>().toEqualTypeOf<operations["deleteInbox"]>();
+    expectTypeOf<operations["deleteInbox"]["responses"][204]["content"]>().toEqualTypeOf<undefined>();
   });
 });
 

@@ -85,8 +85,8 @@ describe("throwing style", () => {
   it("rejects paths and methods the spec does not have", () => {
     // @ts-expect-error no such path
     void inbox.get("/v0/mailboxes");
-    // @ts-expect-error inboxes cannot be deleted
-    void inbox.delete("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id } } });
+    // @ts-expect-error inboxes cannot be replaced
+    void inbox.put("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id } } });
     // @ts-expect-error the forum's paths are not the inbox's
     void inbox.get("/api/v1/posts");
   });

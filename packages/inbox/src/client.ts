@@ -2,6 +2,7 @@ import {
   type ApiClient,
   type ClientOptions,
   createApiClient,
+  type DownloadOperations,
   type RequestOptions,
   type TokenPage,
   tokenCursor,
@@ -15,10 +16,16 @@ export type InboxClientOptions = ClientOptions;
 /**
  * The Inbox API client. Every operation of the spec is callable in two styles:
  * `inbox.GET(path, init)` resolves to openapi-fetch's `{ data, error, response }`, and `inbox.get(path, init)`
- * resolves to the data or throws one of this package's `APIError` classes. `inbox.paginate(path, init)` walks a
- * list across pages.
+ * resolves to the data or throws one of this package's `APIError` classes. A download (an attachment, a message's
+ * source) resolves to a `Blob`, or to what `parseAs` names. `inbox.paginate(path, init)` walks a list across pages.
  */
 export type InboxClient = ApiClient<paths, TokenPage, RequestOptions>;
+
+/** The operations that answer bytes rather than JSON: a call resolves to a `Blob` unless `parseAs` says otherwise. */
+export const INBOX_DOWNLOADS = [
+  "GET /v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}",
+  "GET /v0/inboxes/{inbox_id}/messages/{message_id}/raw",
+] as const satisfies readonly DownloadOperations<paths>[];
 
 const inboxService = {
   factory: "createInboxClient",
@@ -26,6 +33,7 @@ const inboxService = {
   baseUrlEnv: "PIGEONHOLE_INBOX_BASE_URL",
   defaultBaseUrl: "http://127.0.0.1:4010",
   idempotencyHeader: "Idempotency-Key",
+  downloads: new Set(INBOX_DOWNLOADS),
   pageCursor: tokenCursor,
   errors: inboxErrors,
 };

@@ -1,6 +1,6 @@
 // Checks over every operation of `paths` in the bundle (`dist/openapi.json`; run `pnpm bundle` first): each is
 // documented, secured, and lists its error responses with the shared error envelope; the headers every response
-// carries are documented once, in the overview.
+// carries are documented once, in the overview. Every body is JSON except the two downloads' answers.
 
 import { isObject, type JsonObject, loadBundle, refOf } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
@@ -15,11 +15,28 @@ const EVERY_RESPONSE_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimi
 const CONFLICTS: Record<string, string> = {
   createInbox: "ADDRESS_TAKEN",
   sendMessage: "IDEMPOTENCY_KEY_REUSED",
+  replyToMessage: "IDEMPOTENCY_KEY_REUSED",
   updateWebhook: "CLIENT_ID_TAKEN",
 };
 /** Headers a response may declare: only those particular to its status. */
 const STATUS_HEADERS: Record<string, string[]> = { "409": ["X-Should-Retry"], "429": ["Retry-After"] };
-const BODY_LIMITED = ["createInbox", "sendMessage", "createWebhook", "updateWebhook"];
+/** Headers a success may declare: only those particular to one operation's answer. */
+const SUCCESS_HEADERS: Record<string, string[]> = { getAttachment: ["Content-Disposition"] };
+const BODY_LIMITED = [
+  "createInbox",
+  "sendMessage",
+  "replyToMessage",
+  "updateMessage",
+  "createWebhook",
+  "updateWebhook",
+];
+/** The operations that answer no body on success. */
+const NO_CONTENT = ["deleteInbox", "deleteWebhook"];
+/** The operations whose success is not JSON but a download, with its media type. */
+const DOWNLOADS: Record<string, string> = {
+  getAttachment: "application/octet-stream",
+  getRawMessage: "message/rfc822",
+};
 
 /** The statuses an operation must answer besides its success. */
 function expectedErrors(path: string, operationId: string): string[] {
@@ -37,8 +54,8 @@ function expectedErrors(path: string, operationId: string): string[] {
 }
 
 describe("the bundle", () => {
-  it("has the 13 operations", () => {
-    expect(operations).toHaveLength(13);
+  it("has the seed's 13 operations and the 5 that extend it", () => {
+    expect(operations).toHaveLength(18);
   });
 
   it("documents the headers every response carries once, in the overview's Response headers section", () => {
@@ -107,7 +124,7 @@ describe.each(
 
   it("answers exactly one success status", () => {
     const successes = Object.keys(responses).filter((status) => status.startsWith("2"));
-    expect(successes).toEqual([id === "deleteWebhook" ? "204" : "200"]);
+    expect(successes).toEqual([NO_CONTENT.includes(id) ? "204" : "200"]);
   });
 
   it("documents its error statuses: 400, 401, 429, 500, and 404, 409 or 413 where they apply", () => {
@@ -135,7 +152,8 @@ describe.each(
     for (const [status, response] of Object.entries(responses)) {
       const headers = obj(response).headers;
       const names = isObject(headers) ? Object.keys(headers) : [];
-      expect(names, status).toEqual(STATUS_HEADERS[status] ?? []);
+      const particular = status.startsWith("2") ? SUCCESS_HEADERS[id] : STATUS_HEADERS[status];
+      expect(names, status).toEqual(particular ?? []);
     }
   });
 
@@ -154,15 +172,25 @@ describe.each(
     }
   });
 
-  it("has a named example on every response body", () => {
+  it("answers JSON, or on a download's success binary of its one media type, each with a named example", () => {
     for (const [status, response] of Object.entries(responses)) {
       const content = obj(response).content;
       if (content === undefined) {
         expect(status).toBe("204");
+        expect(NO_CONTENT, status).toContain(id);
         continue;
       }
-      const examples: JsonObject = obj(content, "application/json", "examples");
+      const download = status.startsWith("2") ? DOWNLOADS[id] : undefined;
+      expect(Object.keys(obj(content)), status).toEqual([download ?? "application/json"]);
+      const media = obj(content, download ?? "application/json");
+      if (download !== undefined) {
+        expect(obj(media, "schema"), status).toMatchObject({ type: "string", format: "binary" });
+      }
+      const examples: JsonObject = obj(media, "examples");
       expect(Object.keys(examples).length, status).toBeGreaterThan(0);
+      for (const example of Object.values(examples)) {
+        expect(obj(example).value, status).toBeDefined();
+      }
     }
   });
 });

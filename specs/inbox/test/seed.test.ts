@@ -1,5 +1,6 @@
 // Statements of the inbox seed (`seeds/inbox-messaging-service.md`) and of the inbox part of `DECISIONS.md`, each
-// checked against the bundle (`dist/openapi.json`; run `pnpm bundle` first).
+// checked against the bundle (`dist/openapi.json`; run `pnpm bundle` first). The operations that extend the seed
+// are checked in `additions.test.ts`; here, that they leave the seed's paths and operations in place.
 
 import { isObject, type Json, type JsonObject, loadBundle, refOf } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
@@ -48,6 +49,14 @@ const THREADS = "/v0/inboxes/{inbox_id}/threads";
 const THREAD = "/v0/inboxes/{inbox_id}/threads/{thread_id}";
 const WEBHOOKS = "/v0/webhooks";
 const WEBHOOK = "/v0/webhooks/{webhook_id}";
+const ATTACHMENT = "/v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}";
+const RAW = "/v0/inboxes/{inbox_id}/messages/{message_id}/raw";
+const REPLY = "/v0/inboxes/{inbox_id}/messages/{message_id}/reply";
+/** The media type of each download's success; every other body is JSON. */
+const DOWNLOADS: Record<string, string> = {
+  getAttachment: "application/octet-stream",
+  getRawMessage: "message/rfc822",
+};
 const LISTS: [string, string, string, string][] = [
   [INBOXES, "ListInboxesResponse", "inboxes", "Inbox"],
   [MESSAGES, "ListMessagesResponse", "messages", "MessageItem"],
@@ -62,16 +71,16 @@ describe("the API", () => {
     expect(str(spec, "info", "license", "identifier")).toBe("MIT");
   });
 
-  it("has exactly the seed's paths, every one starting with /v0", () => {
+  it("has exactly the seed's paths and the download and reply paths beyond it, every one starting with /v0", () => {
     expect(Object.keys(obj(spec, "paths")).sort()).toEqual(
-      [INBOXES, INBOX, MESSAGES, MESSAGE, THREADS, THREAD, WEBHOOKS, WEBHOOK].sort(),
+      [INBOXES, INBOX, MESSAGES, MESSAGE, THREADS, THREAD, WEBHOOKS, WEBHOOK, ATTACHMENT, RAW, REPLY].sort(),
     );
     for (const path of Object.keys(obj(spec, "paths"))) {
       expect(path).toMatch(/^\/v0\//);
     }
   });
 
-  it("has the operations the seed names, with the decided operationIds", () => {
+  it("has the operations the seed names, with the decided operationIds, and exactly five beyond them", () => {
     const ids = operationsOf(obj(spec, "paths")).map(
       ({ path, method, operation: op }) => `${method} ${path} ${op.operationId}`,
     );
@@ -90,22 +99,38 @@ describe("the API", () => {
         `get ${WEBHOOK} getWebhook`,
         `put ${WEBHOOK} updateWebhook`,
         `delete ${WEBHOOK} deleteWebhook`,
+        // Beyond the seed (DECISIONS.md), additive: nothing above changes.
+        `delete ${INBOX} deleteInbox`,
+        `patch ${MESSAGE} updateMessage`,
+        `get ${ATTACHMENT} getAttachment`,
+        `get ${RAW} getRawMessage`,
+        `post ${REPLY} replyToMessage`,
       ].sort(),
     );
   });
 
-  it("takes and answers JSON only", () => {
+  it("takes JSON only and answers JSON, except the two downloads' successes, which are binary", () => {
+    const downloads: string[] = [];
     for (const { operation: op } of operationsOf(obj(spec, "paths"))) {
+      const id = str(op, "operationId");
       if (isObject(op.requestBody)) {
-        expect(Object.keys(obj(op, "requestBody", "content"))).toEqual(["application/json"]);
+        expect(Object.keys(obj(op, "requestBody", "content")), id).toEqual(["application/json"]);
       }
-      for (const response of Object.values(obj(op, "responses"))) {
+      for (const [status, response] of Object.entries(obj(op, "responses"))) {
         const content = obj(response).content;
-        if (content !== undefined) {
-          expect(Object.keys(obj(content))).toEqual(["application/json"]);
+        if (content === undefined) {
+          continue;
+        }
+        const download = status === "200" ? DOWNLOADS[id] : undefined;
+        expect(Object.keys(obj(content)), `${id} ${status}`).toEqual([download ?? "application/json"]);
+        if (download !== undefined) {
+          expect(obj(content, download, "schema")).toMatchObject({ type: "string", format: "binary" });
+          downloads.push(id);
         }
       }
     }
+    expect(downloads.sort()).toEqual(Object.keys(DOWNLOADS).sort());
+    expect(description()).toContain("except the two downloads");
   });
 
   it("documents ISO 8601 UTC timestamps with milliseconds, and every *_at and timestamp field is a date-time", () => {
@@ -298,10 +323,11 @@ describe("inboxes", () => {
 });
 
 describe("pagination", () => {
-  it("every list, the thread list included, accepts limit and page_token", () => {
+  it("every list, the thread list included, accepts limit and page_token; messages and threads also labels", () => {
     for (const [path] of LISTS) {
       const query = parameterNames(operation(path, "get"), path).filter((name) => name.startsWith("query:"));
-      expect(query, path).toEqual(["query:limit", "query:page_token"]);
+      const filtered = path === MESSAGES || path === THREADS;
+      expect(query, path).toEqual(["query:limit", "query:page_token", ...(filtered ? ["query:labels"] : [])]);
     }
   });
 

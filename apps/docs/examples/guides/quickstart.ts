@@ -14,7 +14,7 @@ const bob = await inbox.post("/v0/inboxes", {
 });
 
 // Mail between inboxes of the same service is delivered: Bob receives a
-// copy labelled "received".
+// copy labelled "received" and "unread".
 const sent = await inbox.post("/v0/inboxes/{inbox_id}/messages", {
   params: { path: { inbox_id: alice.inbox_id } },
   body: {

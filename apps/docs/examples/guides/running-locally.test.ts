@@ -46,7 +46,7 @@ describe("support inbox", () => {
     );
     expect(
       messages.map((message) => [message.subject, message.labels]),
-    ).toEqual([["Lunch?", ["received"]]]);
+    ).toEqual([["Lunch?", ["received", "unread"]]]);
   });
 
   it("lets one agent vote on another agent's post", async () => {

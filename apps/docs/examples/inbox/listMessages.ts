@@ -22,3 +22,12 @@ const page = await inbox.get("/v0/inboxes/{inbox_id}/messages", {
   params: { path: { inbox_id }, query: { limit: 10 } },
 });
 console.log(page.messages.length, page.next_page_token);
+
+// Only what is new: a message must carry every label given.
+const unread = await inbox.get("/v0/inboxes/{inbox_id}/messages", {
+  params: {
+    path: { inbox_id },
+    query: { labels: ["received", "unread"] },
+  },
+});
+console.log(`${unread.count} unread on the first page`);

@@ -8,7 +8,7 @@ export interface Answer {
   status: number;
   headers: Headers;
   text: string;
-  /** The parsed JSON body; undefined when there is none. */
+  /** The parsed JSON body; the bytes of a download; undefined when there is none. */
   body: unknown;
 }
 
@@ -58,7 +58,7 @@ export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJud
   if (status >= 500) {
     fail("serverError", `${sent.operation.operationId} answered ${status}`);
   }
-  if (answer.text !== "" && !parsesAsJson(answer.text)) {
+  if (answer.text !== "" && !(answer.body instanceof Uint8Array) && !parsesAsJson(answer.text)) {
     fail("notJson", `${sent.operation.operationId} answered ${status} with a body that is not JSON`);
   }
   if (judges.secret !== null && answer.text.includes(judges.secret)) {

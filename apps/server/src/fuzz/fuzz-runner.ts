@@ -45,7 +45,18 @@ async function send(sent: SentRequest, authorization?: string): Promise<Answer> 
     body: sent.bodyText,
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  const text = await response.text();
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  // A download answers bytes of another type, not JSON; they are judged as bytes (and read as text for leaks).
+  const contentType = response.headers.get("Content-Type");
+  if (contentType !== null && !contentType.startsWith("application/json") && bytes.length > 0) {
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: Buffer.from(bytes).toString("latin1"),
+      body: bytes,
+    };
+  }
+  const text = new TextDecoder().decode(bytes);
   let body: unknown;
   try {
     body = text === "" ? undefined : (JSON.parse(text) as unknown);

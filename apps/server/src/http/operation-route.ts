@@ -5,11 +5,10 @@ import { ApiProblem } from "./api-problem.ts";
 import type { RequestContext } from "./operation-types.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
-/** What a handler answers: a status and a JSON body (none for 204). */
-export interface HandlerReply {
-  status: number;
-  body: unknown;
-}
+/** What a handler answers: a status and a JSON body (none for 204), or bytes with their content type. */
+export type HandlerReply =
+  | { status: number; body: unknown; contentType?: undefined }
+  | { status: number; body: Uint8Array; contentType: string; headers?: Record<string, string> };
 
 /**
  * A handler as the app holds it. Its input is the request its operation's validator accepted, which has the type
@@ -44,6 +43,17 @@ export function operationRoute<Caller, HandlerCaller extends Caller | null, Code
     // The validator has checked the request against the schemas the handler's input type is generated from.
     const context = { caller: callerOf(c), requestId: c.get("requestId"), clientAddress: c.get("clientAddress") };
     const reply = await handler(result.request as never, context);
+    if (reply.contentType !== undefined) {
+      const { buffer, byteOffset, byteLength } = reply.body;
+      // A view of the same memory; a copy only for bytes in shared memory, which a response cannot carry.
+      const bytes =
+        buffer instanceof ArrayBuffer ? new Uint8Array(buffer, byteOffset, byteLength) : new Uint8Array(reply.body);
+      return c.body(bytes, reply.status as 200, {
+        ...reply.headers,
+        "Content-Type": reply.contentType,
+        "Content-Length": String(bytes.byteLength),
+      });
+    }
     return reply.status === 204 ? c.body(null, 204) : c.json(reply.body as object, reply.status as 200);
   };
 }

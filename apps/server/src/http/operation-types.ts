@@ -7,10 +7,30 @@ type JsonContent<T> = T extends { content: { "application/json": infer Body } } 
 
 type SuccessStatus = 200 | 201 | 204;
 
-/** The answers an operation documents for success: `{status, body}` for each 2xx status. */
+/**
+ * A success answer that is bytes, not JSON (a download): `contentType` is sent as `Content-Type`, beside any
+ * `headers` the operation documents.
+ */
+export interface BinaryReply<Status> {
+  status: Status;
+  body: Uint8Array;
+  contentType: string;
+  headers?: Record<string, string>;
+}
+
+type SuccessReply<Status, Response> = Response extends { content: { "application/json": infer Body } }
+  ? { status: Status; body: Body }
+  : Response extends { content: object }
+    ? BinaryReply<Status>
+    : { status: Status; body: JsonContent<Response> };
+
+/**
+ * The answers an operation documents for success: `{status, body}` for each 2xx status, or a {@link BinaryReply}
+ * where the spec documents content other than JSON.
+ */
 export type Reply<Op> = Op extends { responses: infer Responses }
   ? {
-      [Status in keyof Responses & SuccessStatus]: { status: Status; body: JsonContent<Responses[Status]> };
+      [Status in keyof Responses & SuccessStatus]: SuccessReply<Status, Responses[Status]>;
     }[keyof Responses & SuccessStatus]
   : never;
 

@@ -10,7 +10,8 @@ export type InboxProblemCode =
   | "ADDRESS_TAKEN"
   | "CLIENT_ID_TAKEN"
   | "IDEMPOTENCY_KEY_REUSED"
-  | "SEND_LIMIT_EXCEEDED";
+  | "SEND_LIMIT_EXCEEDED"
+  | "SYSTEM_LABEL";
 
 /** A problem the inbox raises, in its own vocabulary. */
 export class InboxProblem extends ApiProblem<InboxProblemCode> {}

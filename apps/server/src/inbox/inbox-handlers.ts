@@ -1,4 +1,5 @@
 import type { CreateWebhookRequest, operations, paths } from "@pigeonhole/inbox-types";
+import { create as contentDisposition } from "content-disposition";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
@@ -10,9 +11,12 @@ import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
 import type { WebhookSettings, WebhookStore } from "../storage/inbox/webhook-store.ts";
 import { DEFAULT_DOMAIN, normalizeAddress } from "./addresses.ts";
 import { InboxProblem } from "./inbox-errors.ts";
+import { labelChange } from "./message-labels.ts";
+import { buildMessageSource, withoutBcc } from "./message-source.ts";
 import type { PageTokens } from "./page-token.ts";
 import { toPage } from "./page-token.ts";
 import { toInbox, toMessage, toMessageItem, toThreadItem, toWebhook } from "./records.ts";
+import { replyRecipients, replySendBody } from "./reply-addressing.ts";
 import type { SendContext } from "./send-message.ts";
 import { sendMessage } from "./send-message.ts";
 import { generateWebhookSecret } from "./webhooks/signing.ts";
@@ -59,13 +63,18 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
   /** Runs one newest-first list query and shapes its page, with `next_page_token` bound to this list. */
   async function listPage<Row, Item>(
     scope: string,
-    query: { limit?: number; page_token?: string },
+    query: { limit?: number; page_token?: string; labels?: string[] },
     fetch: (page: PageRequest) => Promise<Positioned<Row>[]>,
     toItem: (row: Row) => Item,
   ) {
     const limit = withSpecDefault(query.limit, "limit");
     const after = query.page_token === undefined ? undefined : pageTokens.read(scope, query.page_token);
-    const { rows, nextPageToken } = toPage(await fetch({ limit: limit + 1, after }), limit, pageTokens, scope);
+    const { rows, nextPageToken } = toPage(
+      await fetch({ limit: limit + 1, after, labels: query.labels }),
+      limit,
+      pageTokens,
+      scope,
+    );
     return { count: rows.length, limit, next_page_token: nextPageToken, items: rows.map(({ row }) => toItem(row)) };
   }
 
@@ -75,6 +84,15 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       throw notFound("Inbox", inboxId, "inbox_id");
     }
     return inbox;
+  }
+
+  async function ownMessage(podId: string, inboxId: string, messageId: string) {
+    const inbox = await ownInbox(podId, inboxId);
+    const found = await inboxes.findMessage(inbox.inbox_id, messageId);
+    if (!found) {
+      throw notFound("Message", messageId, "message_id");
+    }
+    return { inbox, found };
   }
 
   return {
@@ -121,11 +139,19 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       return { status: 200, body: toInbox(await ownInbox(caller.podId, path.inbox_id)) };
     },
 
+    async deleteInbox({ path }, { caller }) {
+      if (!(await inboxes.deleteInbox(caller.podId, normalizeAddress(path.inbox_id), isoTimestamp(clock.now())))) {
+        throw notFound("Inbox", path.inbox_id, "inbox_id");
+      }
+      return { status: 204, body: undefined };
+    },
+
     async sendMessage({ path, headers, body }, { caller }) {
       const inbox = await ownInbox(caller.podId, path.inbox_id);
       const sent = await sendMessage(sendContext, {
         podId: caller.podId,
         inboxId: inbox.inbox_id,
+        displayName: inbox.display_name,
         body,
         idempotencyKey: headers["Idempotency-Key"],
       });
@@ -144,12 +170,80 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
     },
 
     async getMessage({ path }, { caller }) {
+      const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
+      return { status: 200, body: toMessage(found.message, found.attachments) };
+    },
+
+    async updateMessage({ path, body }, { caller }) {
+      const relabel = labelChange(body);
       const inbox = await ownInbox(caller.podId, path.inbox_id);
-      const found = await inboxes.findMessage(inbox.inbox_id, path.message_id);
-      if (!found) {
+      const updated = await inboxes.relabelMessage(inbox.inbox_id, path.message_id, relabel, isoTimestamp(clock.now()));
+      if (!updated) {
         throw notFound("Message", path.message_id, "message_id");
       }
-      return { status: 200, body: toMessage(found.message, found.attachments) };
+      return { status: 200, body: toMessage(updated.message, updated.attachments) };
+    },
+
+    async getAttachment({ path }, { caller }) {
+      const inbox = await ownInbox(caller.podId, path.inbox_id);
+      const attachment = await inboxes.findAttachment(inbox.inbox_id, path.message_id, path.attachment_id);
+      if (!attachment) {
+        throw notFound("Attachment", path.attachment_id, "attachment_id");
+      }
+      return {
+        status: 200,
+        body: attachment.content,
+        contentType: attachment.content_type,
+        headers: { "Content-Disposition": contentDisposition(attachment.filename) },
+      };
+    },
+
+    async getRawMessage({ path }, { caller }) {
+      const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
+      const message = toMessage(found.message, found.attachments);
+      // Messages stored before sources were kept get one built from their fields, the same bytes on every read.
+      const source =
+        (await inboxes.findMessageSource(message.message_id)) ??
+        (await buildMessageSource({
+          ...message,
+          attachments: await Promise.all(
+            message.attachments.map(async (attachment) => ({
+              ...attachment,
+              content:
+                (await inboxes.findAttachment(message.inbox_id, message.message_id, attachment.attachment_id))
+                  ?.content ?? new Uint8Array(),
+            })),
+          ),
+        }));
+      // A copy without Bcc (every delivered one) shows none in its source either.
+      return {
+        status: 200,
+        body: message.bcc.length === 0 ? withoutBcc(source) : source,
+        contentType: "message/rfc822",
+      };
+    },
+
+    async replyToMessage({ path, headers, body }, { caller }) {
+      const { inbox, found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
+      const message = toMessage(found.message, found.attachments);
+      const recipients = replyRecipients(inbox.inbox_id, message, body.reply_all ?? false);
+      if (recipients.to.length === 0) {
+        throw new InboxProblem(
+          400,
+          "INVALID_VALUE",
+          `Message '${message.message_id}' has no one to reply to but this inbox.`,
+          { field: "message_id" },
+        );
+      }
+      const sent = await sendMessage(sendContext, {
+        podId: caller.podId,
+        inboxId: inbox.inbox_id,
+        displayName: inbox.display_name,
+        body: replySendBody(message, body, recipients),
+        idempotencyKey: headers["Idempotency-Key"],
+        fingerprint: { inbox_id: inbox.inbox_id, reply_to: message.message_id, body },
+      });
+      return { status: 200, body: sent };
     },
 
     async listThreads({ path, query }, { caller }) {

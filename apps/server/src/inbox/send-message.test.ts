@@ -103,7 +103,7 @@ describe("sending", () => {
           params: { path: { inbox_id: inbox, message_id: sent.message_id } },
         }),
       );
-      expect(received.labels).toEqual(["received"]);
+      expect(received.labels).toEqual(["received", "unread"]);
       expect(received.bcc).toEqual([]);
       expect(received.from).toBe(from);
       expect(received.thread_id).not.toBe(sent.thread_id);

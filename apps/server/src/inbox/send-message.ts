@@ -7,6 +7,7 @@ import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
 import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
 import { InboxProblem } from "./inbox-errors.ts";
+import { buildMessageSource } from "./message-source.ts";
 import { toMessageRow, toThreadColumns, toThreadItem } from "./records.ts";
 import { messageReceivedEvent, messageSentEvent, newEventId } from "./webhooks/events.ts";
 
@@ -27,9 +28,16 @@ export interface SendContext {
 export interface SendRequest {
   podId: string;
   inboxId: string;
+  /** The sending inbox's display name, for `From`. */
+  displayName: string | null;
   body: SendMessageRequest;
   idempotencyKey: string | undefined;
+  /** What an `Idempotency-Key` compares; the inbox and the body unless given (a reply names its message too). */
+  fingerprint?: unknown;
 }
+
+/** The labels a copy delivered to an inbox starts with. */
+export const RECEIVED_LABELS = ["received", "unread"];
 
 /** Header lookup without regard to case, as mail headers are compared. */
 function headerValue(headers: Record<string, string>, name: string): string | undefined {
@@ -147,12 +155,36 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   const attachments = decodeAttachments(body);
   // Only a send with an Idempotency-Key is compared with an earlier one.
   const requestHash =
-    request.idempotencyKey === undefined ? "" : sha256Hex(canonicalJson({ inbox_id: request.inboxId, body }));
+    request.idempotencyKey === undefined
+      ? ""
+      : sha256Hex(canonicalJson(request.fingerprint ?? { inbox_id: request.inboxId, body }));
   const headers = body.headers ?? {};
   const inReplyTo = headerValue(headers, "In-Reply-To")?.trim() || null;
   const references = messageIdsIn(headerValue(headers, "References"));
   // The message answered comes first, then the conversation from newest to oldest.
   const replyTargets = [...new Set([...messageIdsIn(inReplyTo ?? undefined), ...references.toReversed()])];
+
+  const nowMs = context.clock.now();
+  const now = isoTimestamp(nowMs);
+  const messageId = `<${newUuid()}@${request.inboxId.split("@")[1]}>`;
+  const from = formatSender(request.inboxId, request.displayName);
+  // Built before the transaction, which it would otherwise hold for as long as MIME encoding takes.
+  const source = await buildMessageSource({
+    message_id: messageId,
+    timestamp: now,
+    from,
+    to,
+    cc,
+    bcc,
+    reply_to: toAddressList(body.reply_to),
+    subject: body.subject ?? null,
+    text: body.text ?? null,
+    html: body.html ?? null,
+    in_reply_to: inReplyTo,
+    references,
+    headers,
+    attachments,
+  });
 
   let enqueued = 0;
   const response = await context.sends.inSendTransaction(async (tx) => {
@@ -160,7 +192,6 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     if (!sender) {
       throw new InboxProblem(404, "NOT_FOUND", `Inbox '${request.inboxId}' was not found.`, { field: "inbox_id" });
     }
-    const nowMs = context.clock.now();
     if (request.idempotencyKey !== undefined) {
       const claim = await tx.claimIdempotencyKey(
         request.podId,
@@ -184,8 +215,6 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
         return { message_id: record.messageId, thread_id: record.threadId };
       }
     }
-    const now = isoTimestamp(nowMs);
-    const messageId = `<${newUuid()}@${sender.inbox_id.split("@")[1]}>`;
     const fromAddress = sender.inbox_id;
     const size =
       Buffer.byteLength(body.subject ?? "") +
@@ -196,7 +225,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     const base = {
       message_id: messageId,
       timestamp: now,
-      from: formatSender(fromAddress, sender.display_name),
+      from,
       to,
       cc,
       reply_to: toAddressList(body.reply_to),
@@ -217,6 +246,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       for (const webhookId of await tx.findSubscribedWebhooks(podId, event.event_type, inboxId)) {
         deliveries.push({
           webhookId,
+          inboxId,
           eventId: event.event_id,
           eventType: event.event_type,
           payload: JSON.stringify(event),
@@ -228,7 +258,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     const hosted = await tx.findInboxesByAddress(recipientAddresses);
     const sendsToItself = hosted.some((inbox) => inbox.inboxId === sender.inbox_id);
     const userLabels = (body.labels ?? []).filter((label) => label !== "sent" && label !== "received");
-    const senderLabels = [...new Set(["sent", ...userLabels, ...(sendsToItself ? ["received"] : [])])];
+    const senderLabels = [...new Set(["sent", ...userLabels, ...(sendsToItself ? RECEIVED_LABELS : [])])];
     const participants = [fromAddress, ...recipientAddresses];
 
     const senderCopy = { ...base, inbox_id: sender.inbox_id, labels: senderLabels, bcc };
@@ -253,7 +283,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       if (recipient.inboxId === sender.inbox_id) {
         continue;
       }
-      const copy = { ...base, inbox_id: recipient.inboxId, labels: ["received"], bcc: [] };
+      const copy = { ...base, inbox_id: recipient.inboxId, labels: [...RECEIVED_LABELS], bcc: [] };
       const visibleParticipants = [fromAddress, ...[...to, ...cc].map(normalizeAddress), recipient.inboxId];
       const { thread, isNew } = await joinThread(tx, copy, replyTargets, visibleParticipants);
       await saveThread(tx, { thread, isNew });
@@ -265,6 +295,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     await tx.insertAttachments(
       attachments.map((attachment, position) => ({ message_id: messageId, position, ...attachment })),
     );
+    await tx.insertMessageSource(messageId, source);
     await tx.enqueueDeliveries(deliveries, now, nowMs);
     const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
     if (request.idempotencyKey !== undefined) {

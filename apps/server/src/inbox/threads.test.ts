@@ -58,11 +58,11 @@ describe("threads", () => {
       subject: "Your invoice",
       message_count: 3,
       participants: [support, ada],
-      labels: ["sent", "billing", "received"],
+      labels: ["sent", "billing", "received", "unread"],
     });
     expect(thread.messages.map((m) => [m.message_id, m.labels])).toEqual([
       [first.message_id, ["sent", "billing"]],
-      [reply.message_id, ["received"]],
+      [reply.message_id, ["received", "unread"]],
       [followUp.message_id, ["sent"]],
     ]);
     expect(thread.messages[1]?.in_reply_to).toBe(first.message_id);
@@ -76,7 +76,7 @@ describe("threads", () => {
         params: { path: { inbox_id: ada, thread_id: adaCopy.thread_id } },
       }),
     );
-    expect(adaThread.messages.map((m) => m.labels)).toEqual([["received"], ["sent"], ["received"]]);
+    expect(adaThread.messages.map((m) => m.labels)).toEqual([["received", "unread"], ["sent"], ["received", "unread"]]);
   });
 
   it("starts a new thread for a reply to a message this inbox does not hold", async () => {

@@ -57,7 +57,9 @@ function parameterSchema(parameters: ParameterObject[], documentId: string): Jso
  */
 export function compileSpecOperations(document: OpenApiDocument, documentId: string): SpecOperation[] {
   const bodyAjv = createSpecAjv(document, documentId);
-  const parameterAjv = createSpecAjv(document, documentId, { coerceTypes: true, useDefaults: true });
+  // "array": a parameter that may repeat (a list) is a list also when it comes once; a scalar one sent twice stays a
+  // list of two, and fails.
+  const parameterAjv = createSpecAjv(document, documentId, { coerceTypes: "array", useDefaults: true });
   const operations: SpecOperation[] = [];
 
   for (const { path, method, operation, parameters } of documentOperations(document)) {

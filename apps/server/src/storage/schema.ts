@@ -13,6 +13,7 @@ export interface DatabaseSchema {
   threads: ThreadTable;
   messages: MessageTable;
   attachments: AttachmentTable;
+  message_sources: MessageSourceTable;
   idempotency_keys: IdempotencyKeyTable;
   send_counts: SendCountTable;
   webhooks: WebhookTable;
@@ -109,6 +110,12 @@ export interface AttachmentTable {
   content: Uint8Array;
 }
 
+/** The RFC 5322 source of a message, one per message id: every copy of a message shares it, as it does attachments. */
+export interface MessageSourceTable {
+  message_id: string;
+  source: Uint8Array;
+}
+
 export interface IdempotencyKeyTable {
   pod_id: string;
   idempotency_key: string;
@@ -156,6 +163,8 @@ export interface WebhookDeliveryTable {
   /** The instance attempting the delivery, and until when its claim holds; null when nobody holds it. */
   claimed_by: string | null;
   claimed_until_ms: number | null;
+  /** The inbox whose event this is (null only for deliveries stored before inboxes could be deleted). */
+  inbox_id: string | null;
 }
 
 export interface ForumCommunityTable {

@@ -10,6 +10,8 @@ export interface SqlDialect {
   listParam(values: readonly string[]): unknown;
   /** `column` is one of the values of `list`, a parameter made by {@link listParam}. */
   inList(column: string, list: unknown): Expression<SqlBool>;
+  /** The JSON array of strings in `column` holds every value of `list`, a parameter made by {@link listParam}. */
+  containsAll(column: string, list: unknown): Expression<SqlBool>;
   /** A LIMIT or OFFSET value, written as the database plans it best. */
   rowCount(value: number): Expression<number> | number;
   /**

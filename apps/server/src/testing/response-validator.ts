@@ -15,6 +15,7 @@ export interface ObservedResponse {
   specPath: string;
   status: number;
   headers: Headers;
+  /** The parsed JSON body; for other content, its bytes. */
   body: unknown;
 }
 
@@ -89,6 +90,18 @@ export function createResponseValidator(service: ServiceName) {
       }
     }
     const schema = response.content?.["application/json"]?.schema;
+    const otherTypes = Object.keys(response.content ?? {}).filter((type) => type !== "application/json");
+    if (schema === undefined && otherTypes.length > 0) {
+      // Bytes: `application/octet-stream` stands for the file's own media type, any other is sent as documented.
+      const contentType = observed.headers.get("Content-Type") ?? "";
+      if (!otherTypes.some((type) => type === "application/octet-stream" || contentType.startsWith(type))) {
+        violations.push(`${where}: Content-Type ${contentType} is not one of ${otherTypes.join(", ")}`);
+      }
+      if (!(observed.body instanceof Uint8Array)) {
+        violations.push(`${where}: the body is not bytes`);
+      }
+      return violations;
+    }
     if (schema === undefined) {
       if (observed.body !== undefined && observed.body !== "") {
         violations.push(`${where}: a body was sent where the spec documents none`);

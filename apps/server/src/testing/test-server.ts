@@ -41,13 +41,21 @@ function conformanceMiddleware(service: ServiceName): Middleware {
   return {
     async onResponse({ request, response, schemaPath }) {
       observedResponses.add(`${request.method} ${schemaPath} ${response.status}`);
-      const text = await response.clone().text();
+      const json = (response.headers.get("Content-Type") ?? "").startsWith("application/json");
+      const body = json ? await response.clone().text() : new Uint8Array(await response.clone().arrayBuffer());
       const violations = responseValidator(service)({
         method: request.method,
         specPath: schemaPath,
         status: response.status,
         headers: response.headers,
-        body: text === "" ? undefined : JSON.parse(text),
+        body:
+          typeof body === "string"
+            ? body === ""
+              ? undefined
+              : JSON.parse(body)
+            : body.length === 0
+              ? undefined
+              : body,
       });
       if (violations.length > 0) {
         throw new SpecViolationError(violations.join("\n"));

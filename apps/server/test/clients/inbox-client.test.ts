@@ -125,7 +125,7 @@ describe("every operation, in both call styles", () => {
     const received = await inbox.get("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: bob } } });
     expect(received.messages).toHaveLength(1);
     const [original] = received.messages;
-    expect(original).toMatchObject({ message_id: sent.message_id, labels: ["received"], subject: "Lunch?" });
+    expect(original).toMatchObject({ message_id: sent.message_id, labels: ["received", "unread"], subject: "Lunch?" });
 
     // Bob answers in the result style; the reply joins the conversation in both inboxes.
     const reply = await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
@@ -147,7 +147,7 @@ describe("every operation, in both call styles", () => {
     expectTypeOf(messages).toEqualTypeOf<ListMessagesResponse>();
     expectTypeOf(messages.messages).toEqualTypeOf<MessageItem[]>();
     expect(messages.messages.map((m) => [m.message_id, m.labels])).toEqual([
-      [reply.data?.message_id, ["received"]],
+      [reply.data?.message_id, ["received", "unread"]],
       [sent.message_id, ["sent", "social"]],
     ]);
     expect(messages.messages.map((m) => m.thread_id)).toEqual([sent.thread_id, sent.thread_id]);
@@ -176,7 +176,7 @@ describe("every operation, in both call styles", () => {
       params: { path: { inbox_id: bob, message_id: sent.message_id } },
     });
     expectConforms("inbox", "GET", "/v0/inboxes/{inbox_id}/messages/{message_id}", messageResult);
-    expect(messageResult.data?.labels).toEqual(["received"]);
+    expect(messageResult.data?.labels).toEqual(["received", "unread"]);
 
     const threads = await inbox.get("/v0/inboxes/{inbox_id}/threads", {
       params: { path: { inbox_id: alice.inbox_id } },
@@ -198,7 +198,7 @@ describe("every operation, in both call styles", () => {
       params: { path: { inbox_id: bob, thread_id: original?.thread_id ?? "" } },
     });
     expectConforms("inbox", "GET", "/v0/inboxes/{inbox_id}/threads/{thread_id}", threadOfBob);
-    expect(threadOfBob.data?.messages.map((m) => m.labels)).toEqual([["received"], ["sent"]]);
+    expect(threadOfBob.data?.messages.map((m) => m.labels)).toEqual([["received", "unread"], ["sent"]]);
   });
 
   it("creates, lists, reads, replaces and deletes webhooks", async () => {

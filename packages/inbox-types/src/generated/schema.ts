@@ -50,7 +50,11 @@ export interface paths {
         get: operations["getInbox"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete an inbox
+         * @description Deletes one inbox of the API key with all its messages, threads and pending webhook deliveries; send no body. The address becomes free to create again, and webhooks that named the inbox in their `inbox_ids` no longer match it. Messages already delivered to other inboxes stay there. The answer is 204 with no body.
+         */
+        delete: operations["deleteInbox"];
         options?: never;
         head?: never;
         patch?: never;
@@ -71,7 +75,7 @@ export interface paths {
         };
         /**
          * List messages
-         * @description Lists the messages of the inbox in the path, sent and received, newest first, without their bodies (`text`, `html`); fetch one with Get Message for those. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). The answer holds `count` (messages on this page), `limit`, `next_page_token` and `messages`. To page, send `next_page_token` back as `page_token` until it is null; paging stays stable while new messages arrive.
+         * @description Lists the messages of the inbox in the path, sent and received, newest first, without their bodies (`text`, `html`); fetch one with Get Message for those. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). The answer holds `count` (messages on this page), `limit`, `next_page_token` and `messages`. To page, send `next_page_token` back as `page_token` until it is null; paging stays stable while new messages arrive. `labels` lists only the messages that carry all the labels given.
          */
         get: operations["listMessages"];
         put?: never;
@@ -115,6 +119,108 @@ export interface paths {
         get: operations["getMessage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a message's labels
+         * @description Adds and removes labels of one message of the inbox, such as removing `unread` to mark a received message read. The system labels `sent` and `received` cannot be changed (400 `SYSTEM_LABEL`). The message's thread carries the labels of all its messages, so it follows. The answer is the updated Message.
+         */
+        patch: operations["updateMessage"];
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+                /**
+                 * @description The `attachment_id` of one of the message's `attachments`. An id that the message does not have is a 404.
+                 * @example att_5Ng8Tb2wQx7Kd1Yr
+                 */
+                attachment_id: components["parameters"]["AttachmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description Answers the bytes of one attachment of a message, exactly as they were sent or received, with the attachment's `content_type` as `Content-Type` and `Content-Disposition: attachment` naming its `filename` (as `filename*`, UTF-8, for names that are not plain ASCII). Send no body. The answer is not JSON: read it as a blob, an ArrayBuffer or a stream. The ids come from the message's `attachments`.
+         */
+        get: operations["getAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/raw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a message's source
+         * @description Answers the message's RFC 5322 source (`message/rfc822`): its headers and MIME body, attachments included, the same bytes a mail client would see. For a received message these are exactly the bytes that arrived; for a sent message, the bytes the service built and delivered. Send no body. The answer is not JSON: read it as text, a blob or a stream.
+         */
+        get: operations["getRawMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to a message
+         * @description Sends a reply to a message of the inbox, from the inbox. The service fills in the recipients, the `Re:` subject and the `In-Reply-To` and `References` headers (see the body's description), so the reply joins the message's thread for the inbox and for recipients hosted by this service. Everything else is as Send Message: the same limits, delivery, events and `Idempotency-Key` rules. The answer is the reply's `message_id` and `thread_id`.
+         */
+        post: operations["replyToMessage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -386,6 +492,7 @@ export interface components {
              * @example TOO_MANY_RECIPIENTS
              * @example INVALID_PAGE_TOKEN
              * @example INVALID_JSON
+             * @example SYSTEM_LABEL
              * @example MISSING_API_KEY
              * @example INVALID_API_KEY
              * @example NOT_FOUND
@@ -501,7 +608,7 @@ export interface components {
              */
             message_id: string;
             /**
-             * @description Labels of this copy. The service labels the sender's copy `sent` and a delivered copy `received`; labels given to Send Message are added to the sender's copy.
+             * @description Labels of this copy. The service labels the sender's copy `sent` and a delivered copy `received` and `unread`; labels given to Send Message are added to the sender's copy. Update Message adds and removes the others.
              * @example [
              *       "sent",
              *       "billing"
@@ -792,7 +899,7 @@ export interface components {
              */
             message_id: string;
             /**
-             * @description Labels of this copy. The service labels the sender's copy `sent` and a delivered copy `received`; labels given to Send Message are added to the sender's copy.
+             * @description Labels of this copy. The service labels the sender's copy `sent` and a delivered copy `received` and `unread`; labels given to Send Message are added to the sender's copy. Update Message adds and removes the others.
              * @example [
              *       "sent",
              *       "billing"
@@ -909,6 +1016,64 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updated_at: string;
+        };
+        /**
+         * @description A label of a message: 1 to 64 characters. `sent` and `received` are system labels the service sets; they cannot be added or removed.
+         * @example unread
+         */
+        Label: string;
+        /** @description Body of Update Message: labels to add to and remove from one message. A label in both lists is a 400. `sent` and `received` are system labels: naming either is a 400 `validation_error` with `details.code` `SYSTEM_LABEL`. Adding a label the message has, or removing one it does not have, changes nothing. A message has at most 20 labels of its own besides the system label. */
+        UpdateMessageRequest: {
+            /**
+             * @description Labels to add, at most 20.
+             * @example [
+             *       "important"
+             *     ]
+             */
+            add_labels?: components["schemas"]["Label"][];
+            /**
+             * @description Labels to remove, at most 20 (`unread` marks a received message read).
+             * @example [
+             *       "unread"
+             *     ]
+             */
+            remove_labels?: components["schemas"]["Label"][];
+        };
+        /** @description Body of Reply To Message. The service addresses the reply for you: to the message's `reply_to` addresses, or its sender when it has none (for a message the inbox sent, to its original `to`); with `reply_all` also to the message's other `to` and `cc` addresses, never to the inbox itself. The subject is the message's with `Re: ` before it (once), and `In-Reply-To` and `References` name the message, so the reply joins its thread. Send `text`, `html` or both. A message whose only party besides the inbox is the inbox itself has no one to reply to: a 400 `INVALID_VALUE` with `details.field` `message_id`. */
+        ReplyToMessageRequest: {
+            /**
+             * @description Plain-text body.
+             * @example Thanks, Ada: the invoice is paid.
+             */
+            text?: string;
+            /**
+             * @description HTML body. Send `text` as well for clients that do not show HTML.
+             * @example <p>Thanks, Ada: the invoice is paid.</p>
+             */
+            html?: string;
+            /**
+             * @description Labels to put on the sender's copy of the reply, besides `sent`; at most 20.
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            labels?: components["schemas"]["Label"][];
+            /**
+             * @description Files to attach, at most 20, at most 10 MiB decoded in all.
+             * @example [
+             *       {
+             *         "filename": "receipt.txt",
+             *         "content": "UGFpZCBpbiBmdWxsLg==",
+             *         "content_type": "text/plain"
+             *       }
+             *     ]
+             */
+            attachments?: components["schemas"]["SendAttachment"][];
+            /**
+             * @description Also reply to the message's other `to` and `cc` recipients. Defaults to false.
+             * @example true
+             */
+            reply_all?: boolean;
         };
         /** @description A thread (conversation) of an inbox, as it appears in a thread list and in `message.received` events. Fetch its messages with Get Thread. */
         ThreadItem: {
@@ -1521,6 +1686,13 @@ export interface components {
          */
         InboxId: components["schemas"]["EmailAddress"];
         /**
+         * @description Only items that carry every one of these labels, such as `labels=received&labels=unread` (repeat the parameter for each label; at most 20, each 1 to 64 characters). A thread carries the labels of its messages. With no `labels`, every item is listed.
+         * @example [
+         *       "unread"
+         *     ]
+         */
+        Labels: string[];
+        /**
          * @description Optional key that makes a send safe to retry (1 to 256 characters of `A-Z a-z 0-9 . _ ~ -`; a UUID works well). Repeating a request with the same key and the same body returns the original `message_id` and `thread_id` and sends nothing; repeating it with the same key and a different body (or to a different inbox) is a 409 `conflict_error` with `details.code` `IDEMPOTENCY_KEY_REUSED`. Keys are scoped to the API key and kept for 24 hours. Generate one key per logical message and reuse it on every retry of that message.
          * @example 5d41f3c2-8a7b-4e6f-9c1d-2b3a4e5f6a7b
          */
@@ -1530,6 +1702,11 @@ export interface components {
          * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
          */
         MessageId: string;
+        /**
+         * @description The `attachment_id` of one of the message's `attachments`. An id that the message does not have is a 404.
+         * @example att_5Ng8Tb2wQx7Kd1Yr
+         */
+        AttachmentId: string;
         /**
          * @description The `thread_id` of a thread of this inbox (ids look like `thd_7Hq2mZ4kP9xR3vLc`), as returned by Send Message or found in a message or thread list. A thread that does not exist in this inbox, or that belongs to another API key, is a 404.
          * @example thd_7Hq2mZ4kP9xR3vLc
@@ -1602,6 +1779,9 @@ export type SendAttachment = components['schemas']['SendAttachment'];
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 export type SendMessageResponse = components['schemas']['SendMessageResponse'];
 export type Message = components['schemas']['Message'];
+export type Label = components['schemas']['Label'];
+export type UpdateMessageRequest = components['schemas']['UpdateMessageRequest'];
+export type ReplyToMessageRequest = components['schemas']['ReplyToMessageRequest'];
 export type ThreadItem = components['schemas']['ThreadItem'];
 export type ListThreadsResponse = components['schemas']['ListThreadsResponse'];
 export type Thread = components['schemas']['Thread'];
@@ -1625,8 +1805,10 @@ export type ResponseClientIdTaken = components['responses']['ClientIdTaken'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterPageToken = components['parameters']['PageToken'];
 export type ParameterInboxId = components['parameters']['InboxId'];
+export type ParameterLabels = components['parameters']['Labels'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
 export type ParameterMessageId = components['parameters']['MessageId'];
+export type ParameterAttachmentId = components['parameters']['AttachmentId'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
@@ -1736,6 +1918,35 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    deleteInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listMessages: {
         parameters: {
             query?: {
@@ -1749,6 +1960,13 @@ export interface operations {
                  * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
                  */
                 page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only items that carry every one of these labels, such as `labels=received&labels=unread` (repeat the parameter for each label; at most 20, each 1 to 64 characters). A thread carries the labels of its messages. With no `labels`, every item is listed.
+                 * @example [
+                 *       "unread"
+                 *     ]
+                 */
+                labels?: components["parameters"]["Labels"];
             };
             header?: never;
             path: {
@@ -1858,6 +2076,177 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    updateMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message with its new labels. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+                /**
+                 * @description The `attachment_id` of one of the message's `attachments`. An id that the message does not have is a 404.
+                 * @example att_5Ng8Tb2wQx7Kd1Yr
+                 */
+                attachment_id: components["parameters"]["AttachmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment's bytes. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment; filename=...`, the name quoted when it needs quoting, with `filename*=UTF-8''...` added for names that are not plain ASCII.
+                     * @example attachment; filename=invoice-2026-11.pdf
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getRawMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message's source. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    replyToMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional key that makes a send safe to retry (1 to 256 characters of `A-Z a-z 0-9 . _ ~ -`; a UUID works well). Repeating a request with the same key and the same body returns the original `message_id` and `thread_id` and sends nothing; repeating it with the same key and a different body (or to a different inbox) is a 409 `conflict_error` with `details.code` `IDEMPOTENCY_KEY_REUSED`. Keys are scoped to the API key and kept for 24 hours. Generate one key per logical message and reuse it on every retry of that message.
+                 * @example 5d41f3c2-8a7b-4e6f-9c1d-2b3a4e5f6a7b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyToMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The reply was sent (or, for a repeated `Idempotency-Key` with the same body, had been sent before): its ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyReused"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listThreads: {
         parameters: {
             query?: {
@@ -1871,6 +2260,13 @@ export interface operations {
                  * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
                  */
                 page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only items that carry every one of these labels, such as `labels=received&labels=unread` (repeat the parameter for each label; at most 20, each 1 to 64 characters). A thread carries the labels of its messages. With no `labels`, every item is listed.
+                 * @example [
+                 *       "unread"
+                 *     ]
+                 */
+                labels?: components["parameters"]["Labels"];
             };
             header?: never;
             path: {

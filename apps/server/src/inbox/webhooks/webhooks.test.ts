@@ -195,7 +195,11 @@ describe("webhook deliveries", () => {
       const sentEvent = events.find((e): e is MessageSentEvent => e.event_type === "message.sent");
       const receivedEvent = events.find((e): e is MessageReceivedEvent => e.event_type === "message.received");
       expect(sentEvent?.send).toMatchObject({ inbox_id: from, message_id: sent.message_id, recipients: [to] });
-      expect(receivedEvent?.message).toMatchObject({ inbox_id: to, message_id: sent.message_id, labels: ["received"] });
+      expect(receivedEvent?.message).toMatchObject({
+        inbox_id: to,
+        message_id: sent.message_id,
+        labels: ["received", "unread"],
+      });
       expect(receivedEvent?.thread).toMatchObject({ inbox_id: to, message_count: 1 });
 
       const tampered = { ...headersOf(deliveries[0] as ReceivedDelivery, "webhook") };

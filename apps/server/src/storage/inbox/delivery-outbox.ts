@@ -8,6 +8,8 @@ import type { SqlDialect } from "../sql-dialect.ts";
 
 export interface NewDelivery {
   webhookId: string;
+  /** The inbox whose event it is: the deliveries go when the inbox is deleted. */
+  inboxId: string;
   eventId: string;
   eventType: string;
   payload: string;
@@ -54,6 +56,7 @@ export interface DeliveryOutbox {
 const insertDelivery = new PreparedQuery((db, p: NewDelivery & { at: string; nowMs: number }) =>
   db.insertInto("webhook_deliveries").values({
     webhook_id: p.webhookId,
+    inbox_id: p.inboxId,
     event_id: p.eventId,
     event_type: p.eventType,
     payload: p.payload,

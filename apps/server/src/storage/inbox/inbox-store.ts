@@ -1,8 +1,11 @@
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
+import { retryingTransaction } from "../retrying-transaction.ts";
 import type { InboxRow, MessageRow, ThreadRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
+import { deleteInbox } from "./inbox-deletion.ts";
+import { relabelMessage } from "./message-labels.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
 
@@ -24,6 +27,13 @@ export interface AttachmentRow {
   size: number;
 }
 
+/** An attachment with its bytes. */
+export interface AttachmentContent {
+  filename: string;
+  content_type: string;
+  content: Uint8Array;
+}
+
 export interface MessageWithAttachments {
   message: MessageRow;
   attachments: AttachmentRow[];
@@ -36,6 +46,19 @@ export interface InboxStore {
   listInboxes(podId: string, page: PageRequest): Promise<Positioned<InboxRow>[]>;
   listMessages(inboxId: string, page: PageRequest): Promise<Positioned<MessageWithAttachments>[]>;
   findMessage(inboxId: string, messageId: string): Promise<MessageWithAttachments | null>;
+  /** An attachment of a message of the inbox, with its bytes. */
+  findAttachment(inboxId: string, messageId: string, attachmentId: string): Promise<AttachmentContent | null>;
+  /** The stored RFC 5322 source of a message id (messages stored before sources were kept have none). */
+  findMessageSource(messageId: string): Promise<Uint8Array | null>;
+  /** See relabelMessage in message-labels.ts. */
+  relabelMessage(
+    inboxId: string,
+    messageId: string,
+    relabel: (labels: string[]) => string[],
+    at: string,
+  ): Promise<MessageWithAttachments | null>;
+  /** See deleteInbox in inbox-deletion.ts. */
+  deleteInbox(podId: string, inboxId: string, at: string): Promise<boolean>;
   listThreads(inboxId: string, page: PageRequest): Promise<Positioned<ThreadRow>[]>;
   /** A thread of the inbox with all its messages, oldest first. */
   findThread(
@@ -50,11 +73,27 @@ const inboxQueries = perDialect((dialect) => ({
     db.selectFrom("inboxes").selectAll().where("pod_id", "=", p.podId).where("inbox_id", "=", p.inboxId),
   ),
   inboxPage: newestFirst(dialect, (db, podId) => db.selectFrom("inboxes").selectAll().where("pod_id", "=", podId)),
-  messagePage: newestFirst(dialect, (db, inboxId) =>
-    db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId),
+  messagePage: newestFirst(
+    dialect,
+    (db, inboxId) => db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId),
+    { labelsColumn: "labels" },
   ),
-  threadPage: newestFirst(dialect, (db, inboxId) =>
-    db.selectFrom("threads").selectAll().where("inbox_id", "=", inboxId),
+  threadPage: newestFirst(
+    dialect,
+    (db, inboxId) => db.selectFrom("threads").selectAll().where("inbox_id", "=", inboxId),
+    { labelsColumn: "labels" },
+  ),
+  attachmentOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string; attachmentId: string }) =>
+    db
+      .selectFrom("attachments")
+      .innerJoin("messages", "messages.message_id", "attachments.message_id")
+      .select(["attachments.filename", "attachments.content_type", "attachments.content"])
+      .where("messages.inbox_id", "=", p.inboxId)
+      .where("messages.message_id", "=", p.messageId)
+      .where("attachments.attachment_id", "=", p.attachmentId),
+  ),
+  sourceOf: new PreparedQuery((db, p: { messageId: string }) =>
+    db.selectFrom("message_sources").select("source").where("message_id", "=", p.messageId),
   ),
   messageOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
     db.selectFrom("messages").selectAll().where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
@@ -143,6 +182,29 @@ export class SqlInboxStore implements InboxStore {
 
   listThreads(inboxId: string, page: PageRequest) {
     return this.#q.threadPage(this.#db, inboxId, page);
+  }
+
+  async findAttachment(inboxId: string, messageId: string, attachmentId: string) {
+    return (await this.#q.attachmentOfInbox.first(this.#db, { inboxId, messageId, attachmentId })) ?? null;
+  }
+
+  async findMessageSource(messageId: string) {
+    return (await this.#q.sourceOf.first(this.#db, { messageId }))?.source ?? null;
+  }
+
+  async relabelMessage(inboxId: string, messageId: string, relabel: (labels: string[]) => string[], at: string) {
+    const message = await retryingTransaction(this.#db, this.#dialect, (trx) =>
+      relabelMessage(trx, this.#dialect, inboxId, messageId, relabel, at),
+    );
+    if (!message) {
+      return null;
+    }
+    const attachments = await this.#attachmentsOf([messageId]);
+    return { message, attachments: attachments.get(messageId) ?? [] };
+  }
+
+  deleteInbox(podId: string, inboxId: string, at: string) {
+    return retryingTransaction(this.#db, this.#dialect, (trx) => deleteInbox(trx, this.#dialect, podId, inboxId, at));
   }
 
   async findThread(inboxId: string, threadId: string) {

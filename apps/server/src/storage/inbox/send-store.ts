@@ -47,6 +47,8 @@ export interface SendTransaction {
   updateThread(thread: ThreadColumns): Promise<void>;
   insertMessage(message: NewMessageRow): Promise<void>;
   insertAttachments(attachments: readonly NewAttachmentRow[]): Promise<void>;
+  /** Keeps the RFC 5322 source of a message id, which all its copies share. */
+  insertMessageSource(messageId: string, source: Uint8Array): Promise<void>;
   /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
   findSubscribedWebhooks(podId: string, eventType: string, inboxId: string): Promise<string[]>;
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number): Promise<void>;
@@ -208,6 +210,9 @@ const sendQueries = perDialect((dialect) => ({
       content: p.content,
     }),
   ),
+  insertSource: new PreparedQuery((db, p: { messageId: string; source: Uint8Array }) =>
+    db.insertInto("message_sources").values({ message_id: p.messageId, source: p.source }),
+  ),
   enabledWebhooks: new PreparedQuery((db, p: { podId: string }) =>
     db
       .selectFrom("webhooks")
@@ -310,6 +315,10 @@ class SqlSendTransaction implements SendTransaction {
     for (const attachment of attachments) {
       await this.#q.insertAttachment.execute(this.#trx, attachment);
     }
+  }
+
+  async insertMessageSource(messageId: string, source: Uint8Array) {
+    await this.#q.insertSource.execute(this.#trx, { messageId, source });
   }
 
   async findSubscribedWebhooks(podId: string, eventType: string, inboxId: string) {

@@ -2,6 +2,7 @@ import type { MigrationProvider } from "kysely/migration";
 import { initial } from "./0001-initial.ts";
 import { sharedDatabase } from "./0002-shared-database.ts";
 import { oneForum } from "./0003-one-forum.ts";
+import { mailbox } from "./0004-mailbox.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -10,5 +11,6 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0001_initial": initial(types),
     "0002_shared_database": sharedDatabase(types),
     "0003_one_forum": oneForum(types),
+    "0004_mailbox": mailbox(types),
   }),
 });

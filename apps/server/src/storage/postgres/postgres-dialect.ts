@@ -6,6 +6,7 @@ export const postgresDialect: SqlDialect = {
   name: "postgres",
   listParam: (values) => values,
   inList: (column, list) => sql<boolean>`${sql.ref(column)} = any(${list}::text[])`,
+  containsAll: (column, list) => sql<boolean>`${sql.ref(column)}::jsonb @> to_jsonb(${list}::text[])`,
   rowCount: (value) => value,
   lockRows: (query) => query.forUpdate(),
   claimRows: (query) => query.forUpdate().skipLocked(),

@@ -9,6 +9,9 @@ export const sqliteDialect: SqlDialect = {
   name: "sqlite",
   listParam: (values) => JSON.stringify(values),
   inList: (column, list) => sql<boolean>`${sql.ref(column)} in (select value from json_each(${list}))`,
+  containsAll: (column, list) =>
+    sql<boolean>`not exists (select 1 from json_each(${list}) as wanted
+      where wanted.value not in (select value from json_each(${sql.ref(column)})))`,
   // SQLite plans a statement with the value bound to its LIMIT or OFFSET in view, so each new value makes it prepare
   // the statement again; inside a scalar subquery the value is opaque and the plan is kept (a page query runs about
   // 1.5x as fast).

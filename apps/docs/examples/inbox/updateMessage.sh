@@ -1,0 +1,10 @@
+# Mark the message read and flag it. Adding a label it has, or removing
+# one it lacks, changes nothing.
+message_id='%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E'
+curl -X PATCH "$PIGEONHOLE_INBOX_BASE_URL/v0/inboxes/support@pigeonhole.test/messages/$message_id" \
+  -H "Authorization: Bearer $PIGEONHOLE_INBOX_API_KEY" \
+  -H "Content-Type: application/json" \
+  -d '{
+    "add_labels": ["important"],
+    "remove_labels": ["unread"]
+  }'

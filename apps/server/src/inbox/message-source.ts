@@ -1,0 +1,105 @@
+import { createHash } from "node:crypto";
+import MailComposer from "nodemailer/lib/mail-composer";
+
+/** What a message's RFC 5322 source is built from: the fields of the message record, with the attachments' bytes. */
+export interface SourceFields {
+  message_id: string;
+  timestamp: string;
+  from: string;
+  to: readonly string[];
+  cc: readonly string[];
+  bcc: readonly string[];
+  reply_to: readonly string[];
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  in_reply_to: string | null;
+  references: readonly string[];
+  headers: Readonly<Record<string, string>>;
+  attachments: readonly { filename: string; content_type: string; content: Uint8Array }[];
+}
+
+/** Headers the source sets from the record's own fields; an extra header of the same name is left out. */
+const OWN_HEADERS = new Set([
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "reply-to",
+  "subject",
+  "message-id",
+  "date",
+  "in-reply-to",
+  "references",
+  "mime-version",
+  "content-type",
+  "content-transfer-encoding",
+]);
+
+/** An RFC 5322 field name: printable ASCII but the colon. */
+const FIELD_NAME = /^[!-9;-~]+$/;
+
+/**
+ * The RFC 5322 source of a message, built by Nodemailer's MailComposer with CRLF line ends. Its MIME boundaries
+ * derive from the message id, so the same fields always make the same bytes. `Bcc` is written when the message has
+ * it (the sender's copy); {@link withoutBcc} makes the copy a recipient sees.
+ */
+export async function buildMessageSource(fields: SourceFields): Promise<Uint8Array> {
+  const extraHeaders = Object.entries(fields.headers).filter(
+    ([name]) => FIELD_NAME.test(name) && !OWN_HEADERS.has(name.toLowerCase()),
+  );
+  const composer = new MailComposer({
+    from: fields.from,
+    to: [...fields.to],
+    cc: [...fields.cc],
+    bcc: [...fields.bcc],
+    replyTo: [...fields.reply_to],
+    subject: fields.subject ?? undefined,
+    text: fields.text ?? undefined,
+    html: fields.html ?? undefined,
+    messageId: fields.message_id,
+    date: new Date(fields.timestamp),
+    inReplyTo: fields.in_reply_to ?? undefined,
+    references: fields.references.length > 0 ? [...fields.references] : undefined,
+    headers: extraHeaders.map(([key, value]) => ({ key, value })),
+    attachments: fields.attachments.map((attachment) => ({
+      filename: attachment.filename,
+      contentType: attachment.content_type,
+      content: Buffer.from(attachment.content.buffer, attachment.content.byteOffset, attachment.content.byteLength),
+    })),
+    newline: "\r\n",
+    baseBoundary: createHash("sha256").update(fields.message_id).digest("hex").slice(0, 16),
+  });
+  const node = composer.compile();
+  node.keepBcc = true;
+  return new Uint8Array(await node.build());
+}
+
+const HEADER_END = Buffer.from("\r\n\r\n");
+
+/**
+ * The source without its `Bcc` field (and the field's folded lines): what the recipients of a message receive. A
+ * source with no `Bcc` is answered unchanged.
+ */
+export function withoutBcc(source: Uint8Array): Uint8Array {
+  const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+  const headerEnd = bytes.indexOf(HEADER_END);
+  const headerLength = headerEnd === -1 ? bytes.length : headerEnd + 2;
+  const lines = bytes
+    .subarray(0, headerLength)
+    .toString("latin1")
+    .split(/(?<=\r\n)/);
+  const kept: string[] = [];
+  let inBcc = false;
+  for (const line of lines) {
+    const continues = line.startsWith(" ") || line.startsWith("\t");
+    inBcc = continues ? inBcc : /^bcc:/i.test(line);
+    if (!inBcc) {
+      kept.push(line);
+    }
+  }
+  if (kept.length === lines.length) {
+    return source;
+  }
+  return new Uint8Array(Buffer.concat([Buffer.from(kept.join(""), "latin1"), bytes.subarray(headerLength)]));
+}

@@ -1,0 +1,66 @@
+import type { Transaction } from "kysely";
+import type { DatabaseSchema } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+
+/**
+ * Deletes an inbox of a pod with everything that is only its own, in one transaction: its messages and threads, the
+ * attachments and sources no other inbox's copy still shares, the webhook deliveries of its events, and its address
+ * in the pod's webhook filters (a webhook left with an empty list matches no inbox, never every inbox). False when
+ * the pod has no such inbox.
+ */
+export async function deleteInbox(
+  trx: Transaction<DatabaseSchema>,
+  dialect: SqlDialect,
+  podId: string,
+  inboxId: string,
+  at: string,
+): Promise<boolean> {
+  const inbox = await dialect
+    .lockRows(trx.selectFrom("inboxes").select("seq").where("pod_id", "=", podId).where("inbox_id", "=", inboxId))
+    .executeTakeFirst();
+  if (!inbox) {
+    return false;
+  }
+  const onlyHere = (table: "attachments" | "message_sources") =>
+    trx
+      .deleteFrom(table)
+      .where("message_id", "in", (eb) => eb.selectFrom("messages").select("message_id").where("inbox_id", "=", inboxId))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("messages as other")
+              .select("other.seq")
+              .whereRef("other.message_id", "=", `${table}.message_id`)
+              .where("other.inbox_id", "<>", inboxId),
+          ),
+        ),
+      )
+      .execute();
+  await onlyHere("attachments");
+  await onlyHere("message_sources");
+  await trx.deleteFrom("messages").where("inbox_id", "=", inboxId).execute();
+  await trx.deleteFrom("threads").where("inbox_id", "=", inboxId).execute();
+  await trx.deleteFrom("webhook_deliveries").where("inbox_id", "=", inboxId).execute();
+
+  const webhooks = await dialect
+    .lockRows(
+      trx
+        .selectFrom("webhooks")
+        .select(["webhook_id", "inbox_ids"])
+        .where("pod_id", "=", podId)
+        .where("inbox_ids", "is not", null),
+    )
+    .execute();
+  for (const webhook of webhooks) {
+    const inboxIds = JSON.parse(webhook.inbox_ids ?? "[]") as string[];
+    if (inboxIds.includes(inboxId)) {
+      await trx
+        .updateTable("webhooks")
+        .set({ inbox_ids: JSON.stringify(inboxIds.filter((id) => id !== inboxId)), updated_at: at })
+        .where("webhook_id", "=", webhook.webhook_id)
+        .execute();
+    }
+  }
+  await trx.deleteFrom("inboxes").where("seq", "=", inbox.seq).execute();
+  return true;
+}
