@@ -50,7 +50,10 @@ export async function copyOfSpec(api: "inbox" | "forum") {
       if (bundled.exitCode !== 0) {
         return bundled;
       }
-      const linted = await redoclyRun(root, ["lint", "--config", config, bundle]);
+      // As the inbox's `bundle` script: its bundle inlines the references of `x-event-stream`, so the schemas only
+      // that extension uses look unused there (the source lint above checks them).
+      const skip = api === "inbox" ? ["--skip-rule=no-unused-components"] : [];
+      const linted = await redoclyRun(root, ["lint", "--config", config, ...skip, bundle]);
       return { exitCode: linted.exitCode, output: `${source.output}\n${linted.output}` };
     },
     remove: () => rm(root, { recursive: true, force: true }),

@@ -43,8 +43,8 @@ describe("redocly lint of the inbox spec", { timeout: 30_000 }, () => {
     const spec = await copy();
     await spec.edit("openapi.yaml", (text) =>
       text.replace(
-        "components:\n",
-        "components:\n  schemas:\n    Orphan:\n      type: object\n      description: Used by nothing.\n",
+        "  schemas:\n",
+        "  schemas:\n    Orphan:\n      type: object\n      description: Used by nothing.\n",
       ),
     );
     const result = await spec.lint();

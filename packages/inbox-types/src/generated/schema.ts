@@ -393,6 +393,36 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description The one message a client sends on the live event stream (`/v0/ws`), right after connecting: which events it wants, and where to resume. With no filters it receives every event of every inbox of its API key. Anything else sent on the stream, or a second subscription, is answered with an `EventStreamError` and the connection is closed. */
+        EventSubscription: {
+            /**
+             * @description Always `subscribe`.
+             * @example subscribe
+             * @constant
+             */
+            type: "subscribe";
+            /**
+             * @description Only events of these types; all types when left out.
+             * @example [
+             *       "message.received"
+             *     ]
+             */
+            event_types?: components["schemas"]["EventType"][];
+            /**
+             * @description Only events of these inboxes, which must be inboxes of the API key (an unknown one is a `NOT_FOUND` error); all inboxes when left out.
+             * @example [
+             *       "support@pigeonhole.test"
+             *     ]
+             */
+            inbox_ids?: components["schemas"]["EmailAddress"][];
+            /**
+             * @description The `event_id` of the last event the client handled. The stream first replays, in order, every later event that matches the filters, then continues live, with nothing lost or repeated in between. Events are kept 7 days; an id that is unknown or older is an `EVENT_NOT_FOUND` error.
+             * @example evt_8Mn2Vb6Xc1Lq5Jt3
+             */
+            after?: string;
+        };
+        /** @description A message the live event stream sends: first `subscribed` (or an `error`), then events exactly as webhooks carry them (`type` `event`), each with its `event_id`. Ignore message types you do not know. */
+        EventStreamMessage: components["schemas"]["EventSubscribed"] | components["schemas"]["EventStreamError"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"];
         /**
          * Format: email
          * @description An e-mail address as this API takes and answers it, everywhere: a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case.
@@ -1581,6 +1611,50 @@ export interface components {
              */
             send: components["schemas"]["MessageSent"];
         };
+        /** @description The stream's answer to a valid `EventSubscription`: the filters in force (null for all). Replayed events, then live ones, follow it. */
+        EventSubscribed: {
+            /**
+             * @description Always `subscribed`.
+             * @example subscribed
+             * @constant
+             */
+            type: "subscribed";
+            /**
+             * @description The event types delivered; null for all.
+             * @example [
+             *       "message.received"
+             *     ]
+             */
+            event_types: components["schemas"]["EventType"][] | null;
+            /**
+             * @description The inboxes whose events are delivered; null for all inboxes of the API key.
+             * @example [
+             *       "support@pigeonhole.test"
+             *     ]
+             */
+            inbox_ids: components["schemas"]["EmailAddress"][] | null;
+        };
+        /** @description A problem with what the client sent on the live event stream, in the service's error envelope inside `error`: `INVALID_JSON`, `INVALID_VALUE` (a message that is not a valid subscription, or a second one), `NOT_FOUND` (an `inbox_ids` entry that is not an inbox of the API key) or `EVENT_NOT_FOUND` (an `after` the service no longer has). The service closes the connection after sending it (close code 1008). */
+        EventStreamError: {
+            /**
+             * @description Always `error`.
+             * @example error
+             * @constant
+             */
+            type: "error";
+            /**
+             * @description What went wrong; `details.code` is the reason to branch on.
+             * @example {
+             *       "type": "not_found_error",
+             *       "message": "after: event 'evt_8Mn2Vb6Xc1Lq5Jt3' is unknown or older than 7 days.",
+             *       "details": {
+             *         "field": "after",
+             *         "code": "EVENT_NOT_FOUND"
+             *       }
+             *     }
+             */
+            error: components["schemas"]["ErrorBody"];
+        };
     };
     responses: {
         /** @description The request is invalid: malformed JSON, a missing or unknown field, a wrong type, a value out of range (such as `limit` above 100), an invalid address, too many recipients or an unknown `page_token`. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
@@ -1763,6 +1837,8 @@ export interface components {
     };
     pathItems: never;
 }
+export type EventSubscription = components['schemas']['EventSubscription'];
+export type EventStreamMessage = components['schemas']['EventStreamMessage'];
 export type EmailAddress = components['schemas']['EmailAddress'];
 export type Inbox = components['schemas']['Inbox'];
 export type ListInboxesResponse = components['schemas']['ListInboxesResponse'];
@@ -1793,6 +1869,8 @@ export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest']
 export type MessageReceivedEvent = components['schemas']['MessageReceivedEvent'];
 export type MessageSent = components['schemas']['MessageSent'];
 export type MessageSentEvent = components['schemas']['MessageSentEvent'];
+export type EventSubscribed = components['schemas']['EventSubscribed'];
+export type EventStreamError = components['schemas']['EventStreamError'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
