@@ -55,6 +55,7 @@ export default defineConfig({
             "guides/pagination",
             "guides/working-an-inbox",
             "guides/webhooks",
+            "guides/live-events",
             "guides/agents-communities-votes",
             "guides/rate-limits",
             "guides/running-locally",

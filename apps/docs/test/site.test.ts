@@ -185,6 +185,22 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
+  it("shows the live events guide with each example it is built from, the ones the tests run", async () => {
+    const { page, errors } = await open("/guides/live-events/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Live events");
+    const code = (await page.locator(".expressive-code pre").allTextContents()).map(normalizeCode);
+    for (const file of ["guides/live-events.ts", "guides/live-events-resume.ts", "guides/live-events-raw.ts"]) {
+      const example = normalizeCode(await readFile(join(SITE_ROOT, "examples", file), "utf8"));
+      expect(
+        code.some((block) => block.includes(example)),
+        file,
+      ).toBe(true);
+    }
+    await saveScreenshot(page, SCREENSHOTS, "guide-live-events");
+    expectClean(errors);
+    await page.close();
+  });
+
   it("has a reference page for each of the 18 inbox operations, 2 webhook events and 13 forum operations", () => {
     const count = (api: string, kind: OperationEntry["kind"]) =>
       referencePages.filter((item) => item.spec.api === api && item.entry.kind === kind).length;

@@ -11,7 +11,7 @@ const DAY_MS = 86_400_000;
 const MIDNIGHT_MARGIN_MS = 3 * 60_000;
 /**
  * Now, or 3 minutes earlier in the last 3 minutes of a UTC day. The send limit asks to wait until midnight UTC, which
- * from this time on is always more than the minute a client sits out; webhook timestamps stay within their 5 minutes.
+ * from this time on is always more than the minute a client sits out.
  */
 function clearOfMidnight(now = Date.now()): number {
   return DAY_MS - (now % DAY_MS) < MIDNIGHT_MARGIN_MS ? now - MIDNIGHT_MARGIN_MS : now;

@@ -28,14 +28,13 @@ export type StackOptions = Pick<ServerOptions, "limits" | "clock">;
 
 /**
  * Everything the sample runs on, for real: a Pigeonhole server on free ports with an in-memory database, the sample's server
- * (with its webhook registered) serving the built page, and Chromium.
+ * (listening to the Inbox API's live events) serving the built page, and Chromium.
  */
 export async function startStack({ limits, clock }: StackOptions = {}) {
   const pigeonhole = await startServer({
     inboxPort: 0,
     forumPort: 0,
     database: ":memory:",
-    allowPrivateWebhooks: true,
     logger: false,
     limits: { forumReadsPerMinute: 10_000, forumWritesPerMinute: 10_000, ...limits },
     clock,
@@ -44,7 +43,6 @@ export async function startStack({ limits, clock }: StackOptions = {}) {
   // The sample's own agent is the development key's, as when it runs against `pigeonhole-server`.
   const own = createForumClient({ baseUrl: pigeonhole.forum.url, apiKey: pigeonhole.forum.apiKey });
   const sample = await startSampleServer({ inbox, forum: own, port: 0, pageRoot: PAGE_ROOT });
-  await sample.webhook;
   const browser = await launchChromium();
 
   return {

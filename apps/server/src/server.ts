@@ -4,6 +4,11 @@ import { createForumApp } from "./forum/forum-app.ts";
 import type { RunningServer } from "./http/listen.ts";
 import { listen } from "./http/listen.ts";
 import { countedRateLimiters } from "./http/rate-limiter.ts";
+import { EventHub } from "./inbox/events/event-hub.ts";
+import { EventPruner } from "./inbox/events/event-pruner.ts";
+import { EventStream } from "./inbox/events/event-stream.ts";
+import { compileSubscriptionParser } from "./inbox/events/subscription.ts";
+import { handleUpgrades } from "./inbox/events/upgrade-route.ts";
 import { createInboxApp } from "./inbox/inbox-app.ts";
 import { PageTokens } from "./inbox/page-token.ts";
 import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
@@ -12,7 +17,9 @@ import { ApiKeys } from "./keys/api-keys.ts";
 import { AgentNameTakenError, DEV_AGENT_NAME, registerKey } from "./keys/register-key.ts";
 import type { ServerOptions } from "./options.ts";
 import { resolveOptions } from "./options.ts";
+import { loadSpecBundle } from "./spec/spec-bundle.ts";
 import { openStorage } from "./storage/open-storage.ts";
+import type { EventNotifications } from "./storage/postgres/event-notifications.ts";
 
 export type { ServiceName };
 
@@ -48,7 +55,16 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const servers: RunningServer[] = [];
   let worker: WebhookDeliveryWorker | undefined;
+  const hub = new EventHub({ log: storage.events, logger });
+  const pruner = new EventPruner(storage.events, clock, logger);
+  let notifications: EventNotifications | undefined;
+  let eventStream: EventStream | undefined;
   const shutDown = async () => {
+    // WebSocket connections are told first (1001), so that the servers' close does not wait for them.
+    await eventStream?.close();
+    hub.stop();
+    await pruner.stop();
+    await notifications?.close();
     await Promise.all(servers.map((server) => server.close(config.shutdownGraceMs)));
     await worker?.stop();
     await storage.close();
@@ -86,6 +102,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       pageTokens: new PageTokens(await storage.secret("page_token_secret")),
       limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
       onDeliveriesEnqueued: () => deliveryWorker.wake(),
+      onEventsStored: (podIds) => {
+        for (const podId of podIds) {
+          hub.wake(podId);
+        }
+      },
       trustedProxies: config.trustedProxies,
       logger,
       clock,
@@ -104,7 +125,24 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       clock,
     });
 
-    const inboxServer = await listen(inboxApp, config.host, config.inboxPort);
+    const stream = new EventStream({
+      hub,
+      log: storage.events,
+      parseSubscription: compileSubscriptionParser(loadSpecBundle("inbox")),
+      logger,
+      clock,
+    });
+    eventStream = stream;
+    notifications = storage.listenForEvents(
+      (podId) => hub.wake(podId),
+      () => hub.wakeAll(),
+      (error) => logger.warn("event notifications connection lost", { error: error.message }),
+    );
+    hub.start();
+    pruner.start();
+    const inboxServer = await listen(inboxApp, config.host, config.inboxPort, {
+      onUpgrade: handleUpgrades(inboxApp, stream),
+    });
     servers.push(inboxServer);
     const forumServer = await listen(forumApp, config.host, config.forumPort);
     servers.push(forumServer);

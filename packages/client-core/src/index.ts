@@ -8,6 +8,7 @@ export {
   type ServiceDefinition,
 } from "./client.js";
 export type { DownloadParseAs } from "./download.js";
+export { readEnv } from "./env.js";
 export type { ErrorSummary } from "./error-message.js";
 export {
   APIConnectionError,

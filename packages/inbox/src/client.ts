@@ -4,11 +4,13 @@ import {
   createApiClient,
   type DownloadOperations,
   type RequestOptions,
+  readEnv,
   type TokenPage,
   tokenCursor,
 } from "@pigeonhole/client-core";
-import type { paths } from "@pigeonhole/inbox-types";
-import { inboxErrors } from "./errors.js";
+import type { paths, WebhookEvent } from "@pigeonhole/inbox-types";
+import { AuthenticationError, inboxErrors } from "./errors.js";
+import { type EventStreamTarget, type EventsOptions, streamEvents } from "./events.js";
 
 /** Options of `createInboxClient`; every one has a default. */
 export type InboxClientOptions = ClientOptions;
@@ -19,7 +21,17 @@ export type InboxClientOptions = ClientOptions;
  * resolves to the data or throws one of this package's `APIError` classes. A download (an attachment, a message's
  * source) resolves to a `Blob`, or to what `parseAs` names. `inbox.paginate(path, init)` walks a list across pages.
  */
-export type InboxClient = ApiClient<paths, TokenPage, RequestOptions>;
+export interface InboxClient extends ApiClient<paths, TokenPage, RequestOptions> {
+  /**
+   * The API key's events, live over a WebSocket, as an async iterable:
+   * `for await (const event of inbox.events({ inbox_ids, signal })) { ... }`. Events arrive in the order they
+   * happened, each once; after a dropped connection the client reconnects with backoff and resumes after the last
+   * event it yielded. Aborting `signal` or leaving the loop closes the connection. Rejects with `EventStreamError`
+   * when the service refuses the subscription, and with `AuthenticationError` when the key is refused.
+   */
+  events(options?: EventsOptions): AsyncIterable<WebhookEvent>;
+  withOptions(options: InboxClientOptions): InboxClient;
+}
 
 /** The operations that answer bytes rather than JSON: a call resolves to a `Blob` unless `parseAs` says otherwise. */
 export const INBOX_DOWNLOADS = [
@@ -42,6 +54,30 @@ const inboxService = {
  * Creates an Inbox API client. The API key comes from `options.apiKey` or `PIGEONHOLE_INBOX_API_KEY`; the address
  * from `options.baseUrl`, `PIGEONHOLE_INBOX_BASE_URL`, or a server running locally at http://127.0.0.1:4010.
  */
-export function createInboxClient(options?: InboxClientOptions): InboxClient {
-  return createApiClient<paths, TokenPage, RequestOptions>(inboxService, options);
+export function createInboxClient(options: InboxClientOptions = {}): InboxClient {
+  return withEvents(createApiClient<paths, TokenPage, RequestOptions>(inboxService, options), options);
+}
+
+/** Adds `events()` to a client made with `options`, and keeps it on the clients `withOptions` derives. */
+function withEvents(client: ApiClient<paths, TokenPage, RequestOptions>, options: InboxClientOptions): InboxClient {
+  // The same key and address as the client's requests; createApiClient has already refused a missing key.
+  const target: EventStreamTarget = {
+    apiKey: options.apiKey ?? readEnv(inboxService.apiKeyEnv) ?? "",
+    baseUrl: options.baseUrl ?? readEnv(inboxService.baseUrlEnv) ?? inboxService.defaultBaseUrl,
+    async diagnose(signal) {
+      try {
+        await client.get("/v0/inboxes", { params: { query: { limit: 1 } }, signal });
+      } catch (error) {
+        // Only a refused key explains a refused upgrade for good; anything else may pass, so the stream retries.
+        if (error instanceof AuthenticationError) {
+          throw error;
+        }
+      }
+    },
+  };
+  const derive = client.withOptions.bind(client);
+  return Object.assign(client, {
+    events: (eventOptions?: EventsOptions) => streamEvents(target, eventOptions),
+    withOptions: (overrides: InboxClientOptions) => withEvents(derive(overrides), { ...options, ...overrides }),
+  });
 }

@@ -27,6 +27,12 @@ export {
   RateLimitError,
 } from "./errors.js";
 export {
+  type EventSocket,
+  type EventSocketConstructor,
+  EventStreamError,
+  type EventsOptions,
+} from "./events.js";
+export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   type VerifyWebhookOptions,
   verifyWebhook,

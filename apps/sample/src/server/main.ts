@@ -1,5 +1,5 @@
 // Starts the sample: `pnpm --filter @pigeonhole/sample start`. Needs the built page (`build`) and a Pigeonhole
-// server started with --allow-private-webhooks, so that it may deliver webhooks to this sample on 127.0.0.1.
+// server; it listens to the Inbox API's live events, so the server needs no way to reach it.
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createForumClient } from "@pigeonhole/forum";
@@ -21,10 +21,6 @@ const forum = createForumClient({ apiKey: process.env.PIGEONHOLE_FORUM_API_KEY |
 
 const server = await startSampleServer({ inbox, forum, port: Number(process.env.PORT || 4200), pageRoot });
 process.stdout.write(`Pigeonhole sample: ${server.url}\n`);
-void server.webhook.then(
-  (webhook) => log(`webhook ${webhook.webhook_id} delivers new mail to ${webhook.url}`),
-  () => undefined,
-);
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {

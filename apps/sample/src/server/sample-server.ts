@@ -1,16 +1,13 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 import { createAdaptorServer } from "@hono/node-server";
 import type { ForumClient } from "@pigeonhole/forum";
-import type { InboxClient, Webhook } from "@pigeonhole/inbox";
-import { createSampleApp, WEBHOOK_PATH } from "./app.ts";
+import type { InboxClient } from "@pigeonhole/inbox";
+import { createSampleApp } from "./app.ts";
 import { EventHub } from "./event-hub.ts";
 import { ForumAgents } from "./forum-agents.ts";
 import { log } from "./log.ts";
-import { registerWebhook } from "./register-webhook.ts";
-
-const REGISTRATION_RETRY_MS = 5_000;
+import { relayInboxEvents } from "./relay-inbox-events.ts";
 
 export interface SampleServerOptions {
   inbox: InboxClient;
@@ -25,19 +22,18 @@ export interface SampleServer {
   url: string;
   /** The agents the page acts as in the forum. */
   agents: ForumAgents;
-  /** Resolves once the Inbox API has our webhook; until then arrivals are not pushed. */
-  webhook: Promise<Webhook>;
   close(): Promise<void>;
 }
 
 /**
- * Starts the sample on 127.0.0.1, then registers its webhook with the Inbox API. If the API cannot be reached yet,
- * it tries again every few seconds, so the sample may start before the Pigeonhole server.
+ * Starts the sample on 127.0.0.1 and starts listening to the Inbox API's live events, which it pushes to the pages.
+ * The event stream keeps trying while the Inbox API cannot be reached, so the sample may start before the Pigeonhole
+ * server.
  */
 export async function startSampleServer({ inbox, forum, port = 4200, pageRoot }: SampleServerOptions) {
-  let secret: string | undefined;
+  const hub = new EventHub();
   const agents = new ForumAgents(forum);
-  const app = createSampleApp({ inbox, agents, events: new EventHub(), webhookSecret: () => secret, pageRoot });
+  const app = createSampleApp({ inbox, agents, events: hub, pageRoot });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -46,25 +42,13 @@ export async function startSampleServer({ inbox, forum, port = 4200, pageRoot }:
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const stopped = new AbortController();
-  const webhook = (async () => {
-    for (;;) {
-      try {
-        const registered = await registerWebhook(inbox, `${url}${WEBHOOK_PATH}`);
-        secret = registered.secret;
-        return registered;
-      } catch (error) {
-        log(`cannot register the webhook yet (${String(error)}); trying again in 5 s`);
-        await sleep(REGISTRATION_RETRY_MS, undefined, { signal: stopped.signal });
-      }
-    }
-  })();
-  // Rejects only when the server closes before registration; nobody need wait for that.
-  webhook.catch(() => undefined);
+  relayInboxEvents(inbox, hub, stopped.signal).catch((error: unknown) => {
+    log(`new mail is no longer pushed to the pages: ${String(error)}`);
+  });
 
   return {
     url,
     agents,
-    webhook,
     close: () =>
       new Promise<void>((resolve) => {
         stopped.abort();

@@ -8,7 +8,7 @@ import { ThreadView } from "./ThreadView.tsx";
 
 interface MailPaneProps {
   api: SampleApi;
-  /** Messages that arrived, from the webhook, oldest first. */
+  /** Messages that arrived, from the Inbox API's live events, oldest first. */
   arrivals: MessageArrival[];
 }
 

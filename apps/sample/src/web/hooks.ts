@@ -64,7 +64,7 @@ export type MessageArrival = Extract<ServerEvent, { type: "message.received" }> 
 export type RetryActivity = Exclude<ServerEvent, { type: "message.received" }>;
 
 /**
- * Listens to the server's events: each message that arrives (from the webhook), each retry of a client and each call
+ * Listens to the server's events: each message that arrives (from the Inbox API's live events), each retry of a client and each call
  * that went through after retries.
  */
 export function useServerEvents() {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readBenchSettings } from "./bench-settings.ts";
 
 describe("readBenchSettings", () => {
-  it("defaults to SQLite and PostgreSQL with 1 and 2 instances, 5 s, 10 connections and 10k posts", () => {
+  it("defaults to SQLite and PostgreSQL with 1 and 2 instances, 5 s, 10 connections, 10k posts, 100 subscribers", () => {
     expect(readBenchSettings({})).toEqual({
       backends: ["sqlite", "postgres"],
       instances: [1, 2],
@@ -11,6 +11,7 @@ describe("readBenchSettings", () => {
       posts: 10_000,
       databaseUrl: undefined,
       poolSize: undefined,
+      fanOut: { subscribers: 100, messages: 200, intervalMs: 10 },
     });
   });
 
@@ -24,6 +25,9 @@ describe("readBenchSettings", () => {
         BENCH_POSTS: "100000",
         BENCH_DATABASE_URL: "postgres://bench@127.0.0.1:5432/bench",
         BENCH_POOL_SIZE: "20",
+        BENCH_SUBSCRIBERS: "1000",
+        BENCH_EVENTS: "5000",
+        BENCH_EVENT_INTERVAL_MS: "2",
       }),
     ).toEqual({
       backends: ["postgres"],
@@ -33,6 +37,7 @@ describe("readBenchSettings", () => {
       posts: 100_000,
       databaseUrl: "postgres://bench@127.0.0.1:5432/bench",
       poolSize: 20,
+      fanOut: { subscribers: 1000, messages: 5000, intervalMs: 2 },
     });
   });
 
@@ -44,6 +49,9 @@ describe("readBenchSettings", () => {
     [{ BENCH_INSTANCES: "1,two" }, /BENCH_INSTANCES must be a whole number/],
     [{ BENCH_INSTANCES: "," }, /BENCH_INSTANCES takes a comma-separated list/],
     [{ BENCH_CONNECTIONS: "2", BENCH_INSTANCES: "4" }, /BENCH_CONNECTIONS \(2\) must be at least the largest instance/],
+    [{ BENCH_SUBSCRIBERS: "0" }, /BENCH_SUBSCRIBERS must be a whole number from 1 to 10000/],
+    [{ BENCH_EVENTS: "1e3" }, /BENCH_EVENTS must be a whole number/],
+    [{ BENCH_EVENT_INTERVAL_MS: "20000" }, /BENCH_EVENT_INTERVAL_MS must be a whole number from 1 to 10000/],
     [{ BENCH_DATABASE_URL: "mysql://localhost/db" }, /BENCH_DATABASE_URL must be a postgres:\/\/ address/],
   ])("refuses %o", (env, message) => {
     expect(() => readBenchSettings(env)).toThrow(message);

@@ -16,6 +16,8 @@ export interface BenchSettings {
   databaseUrl?: string;
   /** Connections of each instance's PostgreSQL pool; the server's default when unset. */
   poolSize?: number;
+  /** The event fan-out: WebSocket subscribers, messages sent, and the time from one send's start to the next. */
+  fanOut: { subscribers: number; messages: number; intervalMs: number };
 }
 
 export class BenchSettingsError extends Error {
@@ -23,7 +25,16 @@ export class BenchSettingsError extends Error {
 }
 
 // Upper bounds keep a mistyped value from starting a run that does not end.
-const LIMITS = { seconds: 600, connections: 10_000, posts: 1_000_000, instances: 64, poolSize: 1_000 };
+const LIMITS = {
+  seconds: 600,
+  connections: 10_000,
+  posts: 1_000_000,
+  instances: 64,
+  poolSize: 1_000,
+  subscribers: 10_000,
+  events: 100_000,
+  eventIntervalMs: 10_000,
+};
 
 function whole(name: string, text: string, max: number): number {
   const value = Number(text.trim());
@@ -50,7 +61,8 @@ function isBackend(name: string): name is Backend {
 
 /**
  * Reads `BENCH_BACKENDS` (default `sqlite,postgres`), `BENCH_INSTANCES` (default `1,2`), `BENCH_SECONDS` (5),
- * `BENCH_CONNECTIONS` (10), `BENCH_POSTS` (10000), `BENCH_DATABASE_URL` and `BENCH_POOL_SIZE`.
+ * `BENCH_CONNECTIONS` (10), `BENCH_POSTS` (10000), `BENCH_DATABASE_URL`, `BENCH_POOL_SIZE`, and for the event
+ * fan-out `BENCH_SUBSCRIBERS` (100), `BENCH_EVENTS` (200 messages) and `BENCH_EVENT_INTERVAL_MS` (10).
  */
 export function readBenchSettings(env: Readonly<Record<string, string | undefined>>): BenchSettings {
   const backends = unique(list(env.BENCH_BACKENDS || "sqlite,postgres"));
@@ -84,5 +96,10 @@ export function readBenchSettings(env: Readonly<Record<string, string | undefine
     posts: whole("BENCH_POSTS", env.BENCH_POSTS || "10000", LIMITS.posts),
     databaseUrl,
     poolSize: env.BENCH_POOL_SIZE ? whole("BENCH_POOL_SIZE", env.BENCH_POOL_SIZE, LIMITS.poolSize) : undefined,
+    fanOut: {
+      subscribers: whole("BENCH_SUBSCRIBERS", env.BENCH_SUBSCRIBERS || "100", LIMITS.subscribers),
+      messages: whole("BENCH_EVENTS", env.BENCH_EVENTS || "200", LIMITS.events),
+      intervalMs: whole("BENCH_EVENT_INTERVAL_MS", env.BENCH_EVENT_INTERVAL_MS || "10", LIMITS.eventIntervalMs),
+    },
   };
 }

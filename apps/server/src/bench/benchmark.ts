@@ -7,12 +7,15 @@ import { type Backend, type BenchSettings, readBenchSettings } from "./bench-set
 import { type CeilingProcess, startCeiling } from "./ceiling.ts";
 import { Cleanup } from "./cleanup.ts";
 import { startCpuWindow } from "./cpu-window.ts";
+import { type FanOutResult, runFanOut } from "./fan-out.ts";
+import { renderFanOut } from "./fan-out-report.ts";
 import { runLoad } from "./load.ts";
 import { canReadProcessCpu } from "./process-cpu.ts";
 import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
-import { benchScenarios, type SeededData, SQLITE_GOALS } from "./scenarios.ts";
-import { seedInboxes, seedPosts, seedVoters, voterKey } from "./seed.ts";
+import { ATTACHMENT_SIZES, benchScenarios, type SeededAttachment, type SeededData, SQLITE_GOALS } from "./scenarios.ts";
+import { seedAttachments, seedInboxes, seedPosts, seedVoters, voterKey } from "./seed.ts";
 import { type ServerInstances, startServerInstances } from "./server-instances.ts";
+import { runStreamingLoad } from "./streaming-load.ts";
 
 const SEEDED_INBOXES = 100;
 // Prime, so that agents and posts pair up differently every round: each post gets votes from many agents.
@@ -74,14 +77,23 @@ async function startCeilings(count: number, cleanup: Cleanup): Promise<CeilingPr
   return ceilings;
 }
 
-/** Runs every scenario on `count` instances, each right after the ceiling on as many processes. */
+/** What one configuration measured: the scenarios, and the event fan-out. */
+interface ConfigurationResult {
+  rows: MeasuredScenario[];
+  fanOut: FanOutResult;
+}
+
+/**
+ * Runs every scenario on `count` instances, each right after the ceiling on as many processes, then the event
+ * fan-out with the subscribers on the first instance and the sends through the last.
+ */
 async function measureConfiguration(
   settings: BenchSettings,
   database: PreparedDatabase,
   count: number,
   seeded: SeededData,
   parentCleanup: Cleanup,
-): Promise<MeasuredScenario[]> {
+): Promise<ConfigurationResult> {
   const cleanup = parentCleanup.nested();
   try {
     const servers: ServerInstances = await startServerInstances(count, database.serverArgs);
@@ -90,10 +102,12 @@ async function measureConfiguration(
     const pids = servers.instances.map((instance) => instance.pid);
     const rows: MeasuredScenario[] = [];
     for (const scenario of benchScenarios(TEST_KEYS, seeded)) {
+      const baseline = scenario.ceiling ?? { name: "trivial handler", path: "/ceiling" };
+      const load = scenario.streaming ? runStreamingLoad : runLoad;
       const ceilingWindow = startCpuWindow({ servers: ceilings.map((ceiling) => ceiling.pid) });
-      const ceilingLoad = await runLoad(
+      const ceilingLoad = await load(
         ceilings.map((ceiling) => ceiling.url),
-        { path: "/ceiling" },
+        { path: baseline.path },
         settings.connections,
         settings.seconds,
       );
@@ -102,26 +116,45 @@ async function measureConfiguration(
         scenario.service === "inbox" ? instance.inboxUrl : instance.forumUrl,
       );
       const window = startCpuWindow({ servers: pids, database: database.databasePid });
-      const load = await runLoad(targets, scenario.request, settings.connections, settings.seconds);
+      const measured = await load(targets, scenario.request, settings.connections, settings.seconds);
       rows.push({
         name: scenario.name,
         kind: scenario.kind,
-        load,
+        load: measured,
         cpu: window(),
-        ceiling: { load: ceilingLoad, cpu: ceilingCpu },
+        ceiling: { name: baseline.name, load: ceilingLoad, cpu: ceilingCpu },
       });
     }
-    return rows;
+    const [first] = servers.instances;
+    const last = servers.instances.at(-1);
+    if (!first || !last) {
+      throw new Error("No server instance to measure the event fan-out on.");
+    }
+    const fanOut = await runFanOut(
+      {
+        subscribeUrl: first.inboxUrl,
+        sendUrl: last.inboxUrl,
+        inboxKey: TEST_KEYS.inbox,
+        inbox: seeded.inbox,
+        serverPids: pids,
+        databasePid: database.databasePid,
+      },
+      settings.fanOut,
+    );
+    return { rows, fanOut };
   } finally {
     await cleanup.run();
   }
 }
 
 /**
- * Seeds the inboxes through a server instance of its own, before the configurations are measured. The instance also
- * creates the schema and registers the benchmark's keys.
+ * Seeds the inboxes, and the attachments in the middle one, through a server instance of its own, before the
+ * configurations are measured. The instance also creates the schema and registers the benchmark's keys.
  */
-async function seedThroughServer(database: PreparedDatabase, parentCleanup: Cleanup): Promise<string[]> {
+async function seedThroughServer(
+  database: PreparedDatabase,
+  parentCleanup: Cleanup,
+): Promise<{ inbox: string; attachments: SeededAttachment[] }> {
   const cleanup = parentCleanup.nested();
   try {
     const servers = await startServerInstances(1, database.serverArgs);
@@ -130,7 +163,10 @@ async function seedThroughServer(database: PreparedDatabase, parentCleanup: Clea
     if (!instance) {
       throw new Error("No server instance to seed through.");
     }
-    return await seedInboxes(instance.inboxUrl, TEST_KEYS.inbox, SEEDED_INBOXES);
+    const inboxes = await seedInboxes(instance.inboxUrl, TEST_KEYS.inbox, SEEDED_INBOXES);
+    const inbox = middle(inboxes, "inboxes");
+    const attachments = await seedAttachments(instance.inboxUrl, TEST_KEYS.inbox, inbox, ATTACHMENT_SIZES);
+    return { inbox, attachments };
   } finally {
     await cleanup.run();
   }
@@ -157,7 +193,7 @@ async function benchmarkBackend(settings: BenchSettings, backend: Backend, paren
 async function benchmarkDatabase(settings: BenchSettings, backend: Backend, cleanup: Cleanup): Promise<void> {
   const started = performance.now();
   const database = backend === "sqlite" ? await prepareSqlite(cleanup) : await preparePostgres(settings, cleanup);
-  const inboxes = await seedThroughServer(database, cleanup);
+  const { inbox, attachments } = await seedThroughServer(database, cleanup);
   const postIds = await seedPosts(database.location, TEST_KEYS.forum, settings.posts);
   await seedVoters(database.location, VOTERS);
   await database.settle();
@@ -168,13 +204,14 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
     posts: settings.posts,
     inboxes: SEEDED_INBOXES,
     post: middle(postIds, "posts"),
-    inbox: middle(inboxes, "inboxes"),
+    inbox,
     postIds,
     voterKeys: Array.from({ length: VOTERS }, (_, i) => voterKey(i)),
+    attachments,
   };
   for (const count of database.instanceCounts) {
     out(`${database.title}, ${count} ${count === 1 ? "instance" : "instances"}`);
-    const rows = await measureConfiguration(settings, database, count, seeded, cleanup);
+    const { rows, fanOut } = await measureConfiguration(settings, database, count, seeded, cleanup);
     for (const line of renderTable(rows)) {
       out(`  ${line}`);
     }
@@ -183,6 +220,13 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
       for (const line of renderVerdicts(goalVerdicts(rows, SQLITE_GOALS))) {
         out(`  ${line}`);
       }
+    }
+    out(
+      `  Event fan-out: message.sent to WebSocket subscribers on instance 1, sends through instance ${count}, ` +
+        `one every ${settings.fanOut.intervalMs} ms`,
+    );
+    for (const line of renderFanOut(fanOut)) {
+      out(`  ${line}`);
     }
     out();
   }
@@ -205,7 +249,14 @@ export async function runBenchmark(env: Readonly<Record<string, string | undefin
   out(
     "CPU s: what each process used during the scenario (one figure per server instance; the database with all its " +
       "processes; the load generator, autocannon in this process; others: the rest of the machine, which competed " +
-      "with the measurement). req/CPU s: requests per CPU second of the servers and the database together.",
+      "with the measurement). req/CPU s: requests per CPU second of the servers and the database together. " +
+      "MB/s: answers' bytes (headers and bodies). Downloads: Node's HTTP client as the load generator (autocannon " +
+      "reads megabyte bodies slower than the server sends them), against a ceiling serving the same bytes from memory.",
+  );
+  out(
+    `Event fan-out: ${settings.fanOut.subscribers} WebSocket subscribers on one API key hear ` +
+      `${settings.fanOut.messages} messages sent one after another; latency from the start of a send's request to ` +
+      "each subscriber's receipt of its event; events/s delivered from the first send to the last receipt.",
   );
   out();
   const cleanup = new Cleanup();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { benchBytes } from "./bench-bytes.ts";
 import { type CeilingProcess, startCeiling } from "./ceiling.ts";
 import { startCpuWindow } from "./cpu-window.ts";
 import { runLoad } from "./load.ts";
@@ -29,6 +30,18 @@ describe("runLoad", () => {
     expect(Math.min(first, second)).toBeGreaterThan(0.25 * Math.max(first, second));
     expect(cpu.loadGenerator).toBeGreaterThan(0);
     expect(cpu.database).toBeNull();
+  });
+
+  it("counts the bytes of the answers, bodies included", async () => {
+    const size = 256 * 1024;
+    const [ceiling] = targets as [CeilingProcess];
+    const answer = await fetch(`${ceiling.url}/ceiling/bytes/${size}`);
+    expect(Buffer.from(await answer.arrayBuffer()).equals(benchBytes(size))).toBe(true);
+    const result = await runLoad([ceiling.url], { path: `/ceiling/bytes/${size}` }, 2, 1);
+    const perAnswer = result.bytesPerSecond / result.rps;
+    // Each answer is the body and a few hundred bytes of headers.
+    expect(perAnswer).toBeGreaterThan(size);
+    expect(perAnswer).toBeLessThan(size + 1024);
   });
 
   it("fails when requests do not succeed", async () => {

@@ -20,6 +20,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   requests: number;
+  /** Mean bytes per second of the answers (headers and bodies), all targets together. */
+  bytesPerSecond: number;
 }
 
 // autocannon spreads connections over several URLs (connection i goes to url i mod n, all counted in one latency
@@ -71,5 +73,6 @@ export async function runLoad(
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    bytesPerSecond: result.throughput.average,
   };
 }

@@ -3,7 +3,8 @@ import type { LoadResult } from "./load.ts";
 import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
 import { SQLITE_GOALS } from "./scenarios.ts";
 
-const load = (rps: number): LoadResult => ({ rps, p50: 1, p99: 4, requests: rps * 5 });
+// Answers of 1,500 bytes each.
+const load = (rps: number): LoadResult => ({ rps, p50: 1, p99: 4, requests: rps * 5, bytesPerSecond: rps * 1500 });
 
 function measured(name: string, kind: "read" | "write", rps: number, ceilingRps: number): MeasuredScenario {
   return {
@@ -11,7 +12,11 @@ function measured(name: string, kind: "read" | "write", rps: number, ceilingRps:
     kind,
     load: load(rps),
     cpu: { servers: [2.5, 2.25], database: 1.5, loadGenerator: 3, others: 0.25 },
-    ceiling: { load: load(ceilingRps), cpu: { servers: [4, 4], database: null, loadGenerator: 4.5, others: 0 } },
+    ceiling: {
+      name: "trivial handler",
+      load: load(ceilingRps),
+      cpu: { servers: [4, 4], database: null, loadGenerator: 4.5, others: 0 },
+    },
   };
 }
 
@@ -43,6 +48,7 @@ describe("the benchmark's report", () => {
     expect(header?.split(/\s{2,}/)).toEqual([
       "scenario",
       "req/s",
+      "MB/s",
       "p50 ms",
       "p99 ms",
       "x ceiling",
@@ -55,6 +61,7 @@ describe("the benchmark's report", () => {
     expect(ceiling?.trim().split(/\s{2,}/)).toEqual([
       "ceiling: trivial handler",
       "10000",
+      "15.0",
       "1",
       "4",
       "1.00x",
@@ -68,6 +75,7 @@ describe("the benchmark's report", () => {
     expect(scenario?.split(/\s{2,}/)).toEqual([
       "get post",
       "3000",
+      "4.5",
       "1",
       "4",
       "0.30x",

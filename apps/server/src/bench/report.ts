@@ -8,7 +8,8 @@ export interface MeasuredScenario {
   kind: ScenarioKind;
   load: LoadResult;
   cpu: CpuUse;
-  ceiling: { load: LoadResult; cpu: CpuUse };
+  /** The trivial handler right before, and what it answered (a small JSON body, or the same bytes). */
+  ceiling: { name: string; load: LoadResult; cpu: CpuUse };
 }
 
 export interface GoalVerdict {
@@ -41,6 +42,7 @@ interface Column {
 const COLUMNS: Column[] = [
   { title: "scenario", width: 30, align: "left" },
   { title: "req/s", width: 6, align: "right" },
+  { title: "MB/s", width: 6, align: "right" },
   { title: "p50 ms", width: 6, align: "right" },
   { title: "p99 ms", width: 6, align: "right" },
   { title: "x ceiling", width: 9, align: "right" },
@@ -65,6 +67,7 @@ function cells(name: string, load: LoadResult, cpu: CpuUse, ratio: number): stri
   return [
     name,
     load.rps.toFixed(0),
+    (load.bytesPerSecond / 1e6).toFixed(1),
     String(load.p50),
     String(load.p99),
     `${ratio.toFixed(2)}x`,
@@ -80,7 +83,7 @@ function cells(name: string, load: LoadResult, cpu: CpuUse, ratio: number): stri
 export function renderTable(rows: readonly MeasuredScenario[]): string[] {
   const lines = [line(COLUMNS.map((column) => column.title))];
   for (const row of rows) {
-    lines.push(line(cells("  ceiling: trivial handler", row.ceiling.load, row.ceiling.cpu, 1)));
+    lines.push(line(cells(`  ceiling: ${row.ceiling.name}`, row.ceiling.load, row.ceiling.cpu, 1)));
     lines.push(line(cells(row.name, row.load, row.cpu, ceilingRatio(row))));
   }
   return lines;

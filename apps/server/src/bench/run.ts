@@ -1,9 +1,11 @@
-// Throughput, latency and CPU use of the server's main operations on SQLite and on PostgreSQL with one or more
-// instances, each next to a trivial Hono handler as the ceiling. Needs the built CLI and Linux.
+// Throughput, latency and CPU use of the server's main operations (attachment downloads included) on SQLite and on
+// PostgreSQL with one or more instances, each next to a trivial Hono handler as the ceiling, and the latency of live
+// events fanned out to many WebSocket subscribers. Needs the built CLI and Linux.
 // Usage: pnpm --filter @pigeonhole/server bench (builds first)
 // BENCH_BACKENDS (sqlite,postgres), BENCH_INSTANCES (1,2), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_POSTS
 // (10000), BENCH_POOL_SIZE (the server's default) and BENCH_DATABASE_URL (an empty PostgreSQL database; by default a
-// throw-away cluster) set the run.
+// throw-away cluster) set the run; BENCH_SUBSCRIBERS (100), BENCH_EVENTS (200) and BENCH_EVENT_INTERVAL_MS (10)
+// set the event fan-out.
 import { runBenchmark } from "./benchmark.ts";
 
 await runBenchmark(process.env);

@@ -1,3 +1,4 @@
+import { sizeLabel } from "./bench-bytes.ts";
 import type { LoadRequest } from "./load.ts";
 
 /** The keys the benchmark's server instances register (as their development keys) and send. */
@@ -14,6 +15,13 @@ export interface Scenario {
   /** Which of the two APIs serves it. */
   service: "inbox" | "forum";
   request: LoadRequest;
+  /** What the trivial handler measured right before answers; `/ceiling` (a small JSON body) unless given. */
+  ceiling?: { name: string; path: string };
+  /**
+   * Downloads: the scenario and its ceiling are measured with Node's own HTTP client, which reads large bodies at
+   * the server's speed, where autocannon would measure its own parser.
+   */
+  streaming?: boolean;
 }
 
 /** The smallest share of the ceiling's requests per second each kind of operation should reach on SQLite. */
@@ -28,7 +36,18 @@ export interface SeededData {
   /** Every post's id, and the keys of the agents that vote on them. */
   postIds: readonly string[];
   voterKeys: readonly string[];
+  /** Messages with one attachment each, of these sizes, in the seeded inbox. */
+  attachments: readonly SeededAttachment[];
 }
+
+/** One stored attachment: its size and the path that downloads it. */
+export interface SeededAttachment {
+  size: number;
+  path: string;
+}
+
+/** The sizes of the attachments the download scenarios fetch: a small file and a large one. */
+export const ATTACHMENT_SIZES: readonly number[] = [4 * 1024, 1024 * 1024];
 
 /** The server's main operations, on the seeded data. */
 export function benchScenarios(keys: BenchKeys, seeded: SeededData): Scenario[] {
@@ -93,5 +112,15 @@ export function benchScenarios(keys: BenchKeys, seeded: SeededData): Scenario[] 
         body: JSON.stringify({ to: "someone@example.com", subject: "Benchmark", text: "Hello from the benchmark." }),
       },
     },
+    ...seeded.attachments.map(
+      (attachment): Scenario => ({
+        name: `download attachment (${sizeLabel(attachment.size)})`,
+        kind: "read",
+        service: "inbox",
+        request: { path: attachment.path, headers: inboxHeaders },
+        ceiling: { name: "trivial, same bytes", path: `/ceiling/bytes/${attachment.size}` },
+        streaming: true,
+      }),
+    ),
   ];
 }

@@ -1,10 +1,12 @@
-import type { Inbox } from "@pigeonhole/inbox-types";
+import type { Inbox, Message, SendMessageResponse } from "@pigeonhole/inbox-types";
 import { isoTimestamp, systemClock } from "../clock.ts";
 import { DEFAULT_COMMUNITY } from "../forum/default-community.ts";
 import { hotRank } from "../forum/hot-rank.ts";
 import { newUuid } from "../ids.ts";
 import { ApiKeys } from "../keys/api-keys.ts";
 import { openStorage } from "../storage/open-storage.ts";
+import { benchBytes } from "./bench-bytes.ts";
+import type { SeededAttachment } from "./scenarios.ts";
 
 /** How many requests or writes the seeding keeps in flight at once. */
 const PARALLEL = 8;
@@ -102,4 +104,57 @@ export async function seedVoters(location: string, count: number): Promise<void>
   } finally {
     await storage.close();
   }
+}
+
+async function inboxRequest<T>(inboxUrl: string, inboxKey: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${inboxUrl}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { Authorization: `Bearer ${inboxKey}`, "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  if (!response.ok) {
+    throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  }
+  return (await response.json()) as T;
+}
+
+/**
+ * Sends a message with one attachment of each size (the {@link benchBytes} of that size) from `inbox`, checks that
+ * each downloads as exactly those bytes, and answers where each downloads from.
+ */
+export async function seedAttachments(
+  inboxUrl: string,
+  inboxKey: string,
+  inbox: string,
+  sizes: readonly number[],
+): Promise<SeededAttachment[]> {
+  const messages = `/v0/inboxes/${encodeURIComponent(inbox)}/messages`;
+  const seeded: SeededAttachment[] = [];
+  for (const size of sizes) {
+    const content = benchBytes(size);
+    const sent = await inboxRequest<SendMessageResponse>(inboxUrl, inboxKey, messages, {
+      to: "someone@example.com",
+      subject: `Benchmark attachment of ${size} bytes`,
+      text: "A file for the download benchmark.",
+      attachments: [{ filename: `bench-${size}.bin`, content: Buffer.from(content).toString("base64") }],
+    });
+    const messagePath = `${messages}/${encodeURIComponent(sent.message_id)}`;
+    const message = await inboxRequest<Message>(inboxUrl, inboxKey, messagePath);
+    const [attachment] = message.attachments;
+    if (attachment === undefined) {
+      throw new Error(`The message ${sent.message_id} has no attachment.`);
+    }
+    const path = `${messagePath}/attachments/${encodeURIComponent(attachment.attachment_id)}`;
+    const download = await fetch(`${inboxUrl}${path}`, {
+      headers: { Authorization: `Bearer ${inboxKey}` },
+      signal: AbortSignal.timeout(30_000),
+    });
+    const downloaded = Buffer.from(await download.arrayBuffer());
+    if (!download.ok || !downloaded.equals(content)) {
+      throw new Error(`${path} answered ${download.status} with ${downloaded.length} bytes, not the ${size} sent.`);
+    }
+    seeded.push({ size, path });
+  }
+  return seeded;
 }

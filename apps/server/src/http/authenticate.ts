@@ -11,9 +11,13 @@ export type Authenticate<Caller> = (apiKey: string) => Promise<Caller | null>;
  * Learns who sends the request from its `Authorization: Bearer` key, without refusing anything yet: a request
  * without a valid key is still counted against its address by the rate limit before it is refused.
  */
-export function identifyCaller<Caller>(authenticate: Authenticate<Caller>) {
+export function identifyCaller<Caller>(authenticate: Authenticate<Caller>, queryKeyPaths: readonly string[] = []) {
+  const queryKeyAllowed = new Set(queryKeyPaths);
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
-    const key = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+    // Where a client cannot set headers (a browser's WebSocket), the key may come as `?api_key=`.
+    const key =
+      BEARER.exec(c.req.header("authorization") ?? "")?.[1] ??
+      (queryKeyAllowed.has(c.req.path) ? c.req.query("api_key") || undefined : undefined);
     c.set("identity", { caller: key ? await authenticate(key) : null, keySent: key !== undefined });
     await next();
   });

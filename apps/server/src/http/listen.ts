@@ -1,5 +1,6 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
 
@@ -30,6 +31,8 @@ export interface ListenOptions {
   requestTimeoutMs?: number;
   /** How long an idle keep-alive connection stays open. Default 5 s. */
   keepAliveTimeoutMs?: number;
+  /** Serves requests that ask to switch protocols (WebSocket); without it they are refused. */
+  onUpgrade?(request: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 /** Serves a Hono app on Node's HTTP server. */
@@ -51,6 +54,9 @@ export async function listen(
       connectionsCheckingInterval: Math.min(1_000, ...[headersTimeoutMs, requestTimeoutMs].filter((ms) => ms > 0)),
     },
   }) as Server;
+  if (options.onUpgrade) {
+    server.on("upgrade", options.onUpgrade);
+  }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {

@@ -14,6 +14,9 @@ export function requestId<Caller>(service: string, logger: ServerLogger) {
     c.set("requestId", id);
     c.header("X-Request-Id", id);
     await next();
+    if (c.get("upgraded")) {
+      return;
+    }
     logger.info("request", {
       service,
       method: c.req.method,

@@ -36,6 +36,10 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   trustedProxies?: readonly string[];
   logger: ServerLogger;
   issueCode?: IssueCoder<Code>;
+  /** Paths outside the spec's operations, served after authentication and the rate limit. */
+  extraRoutes?: Record<string, MiddlewareHandler<ServiceEnv<Caller>>>;
+  /** Paths that also accept the key as `?api_key=` (see authenticate.ts). */
+  queryKeyPaths?: readonly string[];
 }
 
 const BODYLESS_METHODS = new Set(["GET", "DELETE"]);
@@ -84,7 +88,7 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
       limits,
     );
   }
-  app.use(identifyCaller(options.authenticate));
+  app.use(identifyCaller(options.authenticate, options.queryKeyPaths));
   app.use(limitRate(options.rateLimit));
   app.use(requireCaller());
   for (const operation of options.operations.filter((each) => !each.public)) {
@@ -96,6 +100,10 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
       operation,
       operationRoute(operation, handler, options.issueCode, (c) => c.get("caller")),
     );
+  }
+  for (const [path, handler] of Object.entries(options.extraRoutes ?? {})) {
+    app.get(path, handler);
+    methodsByPath.set(path, ["GET"]);
   }
   for (const [path, methods] of methodsByPath) {
     app.all(toHonoPath(path), methodNotAllowed(methods));

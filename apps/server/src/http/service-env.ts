@@ -10,6 +10,8 @@ export interface ServiceEnv<Caller> {
     identity: Identity<Caller>;
     caller: Caller;
     body: unknown;
+    /** Set when the request was a WebSocket upgrade that was accepted: the connection logs its own line. */
+    upgraded?: true;
   };
 }
 

@@ -8,6 +8,7 @@ import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
 import { compileAddressRule } from "./address-rule.ts";
+import { EVENT_STREAM_PATH, eventStreamRoute } from "./events/upgrade-route.ts";
 import type { InboxProblemCode } from "./inbox-errors.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";
@@ -26,6 +27,8 @@ export interface InboxAppOptions {
   /** Where request counts are kept; in this process unless given. */
   rateLimiters?: RateLimiterFactory;
   onDeliveriesEnqueued(): void;
+  /** Called after a send has committed, with the pods it stored events for. */
+  onEventsStored?(podIds: readonly string[]): void;
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
   logger: ServerLogger;
@@ -50,6 +53,7 @@ export function createInboxApp(options: InboxAppOptions) {
         sends: options.storage.sends,
         sendsPerDay: options.limits.sendsPerDay,
         onDeliveriesEnqueued: options.onDeliveriesEnqueued,
+        onEventsStored: options.onEventsStored,
       },
     }),
     formatProblem: formatInboxProblem,
@@ -63,6 +67,8 @@ export function createInboxApp(options: InboxAppOptions) {
         ? "TOO_MANY_RECIPIENTS"
         : issue.code,
     maxBodyBytes: INBOX_MAX_BODY_BYTES,
+    extraRoutes: { [EVENT_STREAM_PATH]: eventStreamRoute },
+    queryKeyPaths: [EVENT_STREAM_PATH],
     trustedProxies: options.trustedProxies,
     logger: options.logger,
   });

@@ -4,6 +4,7 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
+import type { NewEvent } from "../storage/inbox/event-log.ts";
 import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
 import { InboxProblem } from "./inbox-errors.ts";
@@ -23,6 +24,8 @@ export interface SendContext {
   sendsPerDay: number;
   /** Called after a send that enqueued webhook deliveries has committed. */
   onDeliveriesEnqueued(): void;
+  /** Called after a send has committed, with the pods it stored events for. */
+  onEventsStored?(podIds: readonly string[]): void;
 }
 
 export interface SendRequest {
@@ -187,6 +190,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   });
 
   let enqueued = 0;
+  let eventPods: string[] = [];
   const response = await context.sends.inSendTransaction(async (tx) => {
     const sender = await tx.findInbox(request.podId, request.inboxId);
     if (!sender) {
@@ -242,14 +246,18 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     };
     const attachmentRecords = attachments.map(({ content: _content, ...metadata }) => metadata);
     const deliveries: NewDelivery[] = [];
+    // Every event is logged, whether or not a webhook wants it: the live stream reads it from the log.
+    const events: NewEvent[] = [];
     const enqueue = async (podId: string, inboxId: string, event: { event_type: string; event_id: string }) => {
+      const payload = JSON.stringify(event);
+      events.push({ podId, inboxId, eventId: event.event_id, eventType: event.event_type, payload });
       for (const webhookId of await tx.findSubscribedWebhooks(podId, event.event_type, inboxId)) {
         deliveries.push({
           webhookId,
           inboxId,
           eventId: event.event_id,
           eventType: event.event_type,
-          payload: JSON.stringify(event),
+          payload,
         });
       }
     };
@@ -297,6 +305,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     );
     await tx.insertMessageSource(messageId, source);
     await tx.enqueueDeliveries(deliveries, now, nowMs);
+    await tx.appendEvents(events, nowMs);
     const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
     if (request.idempotencyKey !== undefined) {
       await tx.completeIdempotencyKey(request.podId, request.idempotencyKey, result.message_id, result.thread_id);
@@ -312,10 +321,14 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       );
     }
     enqueued = deliveries.length;
+    eventPods = [...new Set(events.map((event) => event.podId))];
     return result;
   });
   if (enqueued > 0) {
     context.onDeliveriesEnqueued();
+  }
+  if (eventPods.length > 0) {
+    context.onEventsStored?.(eventPods);
   }
   return response;
 }

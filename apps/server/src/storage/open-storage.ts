@@ -3,6 +3,8 @@ import type { ForumStore } from "./forum/forum-store.ts";
 import { SqlForumStore } from "./forum/forum-store.ts";
 import type { DeliveryOutbox } from "./inbox/delivery-outbox.ts";
 import { SqlDeliveryOutbox } from "./inbox/delivery-outbox.ts";
+import type { EventLog } from "./inbox/event-log.ts";
+import { SqlEventLog } from "./inbox/event-log.ts";
 import type { InboxStore } from "./inbox/inbox-store.ts";
 import { SqlInboxStore } from "./inbox/inbox-store.ts";
 import type { SendStore } from "./inbox/send-store.ts";
@@ -11,6 +13,8 @@ import type { WebhookStore } from "./inbox/webhook-store.ts";
 import { SqlWebhookStore } from "./inbox/webhook-store.ts";
 import type { KeyStore } from "./keys/key-store.ts";
 import { SqlKeyStore } from "./keys/key-store.ts";
+import type { EventNotifications } from "./postgres/event-notifications.ts";
+import { listenForEvents } from "./postgres/event-notifications.ts";
 import { connectPostgres, openPostgres, redactPassword } from "./postgres/open-postgres.ts";
 import { postgresDialect } from "./postgres/postgres-dialect.ts";
 import type { WindowCounter } from "./rate-limit-windows.ts";
@@ -32,6 +36,17 @@ export interface Storage {
   readonly sends: SendStore;
   readonly outbox: DeliveryOutbox;
   readonly forum: ForumStore;
+  readonly events: EventLog;
+  /**
+   * Tells `onPod` of every pod that stored events on another instance of the database, as each send commits
+   * (PostgreSQL's LISTEN/NOTIFY); `onReconnect` after a lost connection came back. Nothing to hear on SQLite, where
+   * this process is the only writer.
+   */
+  listenForEvents(
+    onPod: (podId: string) => void,
+    onReconnect: () => void,
+    onError: (error: Error) => void,
+  ): EventNotifications;
   /** Counts rate-limit windows: in the database on PostgreSQL, so limits hold over all instances together. */
   readonly rateWindows: WindowCounter;
   /** A random secret shared by every instance, made on first use (see secrets.ts). */
@@ -73,7 +88,11 @@ export async function openStorage(location: string, options: StorageOptions = {}
       asynchronousCommit: true,
     });
     const storage = storageOn(db, postgresDialect, redactPassword(location), new DatabaseWindowCounter(counters));
-    return { ...storage, close: () => Promise.all([storage.close(), counters.destroy()]).then(() => undefined) };
+    return {
+      ...storage,
+      listenForEvents: (onPod, onReconnect, onError) => listenForEvents(location, onPod, onReconnect, onError),
+      close: () => Promise.all([storage.close(), counters.destroy()]).then(() => undefined),
+    };
   }
   const db = await openSqlite(location);
   return storageOn(db, sqliteDialect, location, new MemoryWindowCounter());
@@ -89,6 +108,8 @@ function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string,
     sends: new SqlSendStore(db, dialect),
     outbox: new SqlDeliveryOutbox(db, dialect),
     forum: new SqlForumStore(db, dialect),
+    events: new SqlEventLog(db, dialect),
+    listenForEvents: () => ({ close: async () => {} }),
     rateWindows,
     secret: (name) => loadOrCreateSecret(db, name),
     close: () => db.destroy(),

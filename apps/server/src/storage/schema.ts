@@ -18,6 +18,8 @@ export interface DatabaseSchema {
   send_counts: SendCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  events: EventTable;
+  event_positions: EventPositionTable;
   forum_communities: ForumCommunityTable;
   forum_posts: ForumPostTable;
   forum_comments: ForumCommentTable;
@@ -165,6 +167,24 @@ export interface WebhookDeliveryTable {
   claimed_until_ms: number | null;
   /** The inbox whose event this is (null only for deliveries stored before inboxes could be deleted). */
   inbox_id: string | null;
+}
+
+/** An event of a pod as the live stream sends it: `payload` is the exact JSON a webhook delivery carries. */
+export interface EventTable {
+  pod_id: string;
+  /** The event's place among the pod's events, in the order their sends committed. */
+  pod_seq: number;
+  event_id: string;
+  inbox_id: string;
+  event_type: string;
+  payload: string;
+  created_at_ms: number;
+}
+
+/** The last `pod_seq` handed out in a pod. */
+export interface EventPositionTable {
+  pod_id: string;
+  last_seq: number;
 }
 
 export interface ForumCommunityTable {

@@ -6,6 +6,8 @@ import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 import type { NewDelivery } from "./delivery-outbox.ts";
 import { enqueueDeliveries } from "./delivery-outbox.ts";
+import type { NewEvent } from "./event-log.ts";
+import { appendEvents } from "./event-log.ts";
 
 export type NewMessageRow = Omit<Insertable<MessageTable>, "seq">;
 export type NewAttachmentRow = Insertable<AttachmentTable>;
@@ -52,6 +54,8 @@ export interface SendTransaction {
   /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
   findSubscribedWebhooks(podId: string, eventType: string, inboxId: string): Promise<string[]>;
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number): Promise<void>;
+  /** Adds the send's events to the event log (see event-log.ts). */
+  appendEvents(events: readonly NewEvent[], nowMs: number): Promise<void>;
 }
 
 /** Runs sends: each in one transaction, all of it stored or none. */
@@ -334,5 +338,9 @@ class SqlSendTransaction implements SendTransaction {
 
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number) {
     return enqueueDeliveries(this.#trx, deliveries, at, nowMs);
+  }
+
+  appendEvents(events: readonly NewEvent[], nowMs: number) {
+    return appendEvents(this.#trx, this.#dialect, events, nowMs);
   }
 }

@@ -3,6 +3,7 @@ import { initial } from "./0001-initial.ts";
 import { sharedDatabase } from "./0002-shared-database.ts";
 import { oneForum } from "./0003-one-forum.ts";
 import { mailbox } from "./0004-mailbox.ts";
+import { eventLog } from "./0005-event-log.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -12,5 +13,6 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0002_shared_database": sharedDatabase(types),
     "0003_one_forum": oneForum(types),
     "0004_mailbox": mailbox(types),
+    "0005_event_log": eventLog(types),
   }),
 });
