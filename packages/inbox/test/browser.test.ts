@@ -3,8 +3,7 @@ import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { launchChromium, watchPageErrors } from "@pigeonhole/browser-testing";
-import { build } from "esbuild";
+import { bundlePageScript, launchChromium, watchPageErrors } from "@pigeonhole/browser-testing";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
@@ -32,16 +31,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 beforeAll(async () => {
-  const bundle = await build({
-    entryPoints: [join(import.meta.dirname, "browser/page.ts")],
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    write: false,
-    logLevel: "silent",
-  });
-  const script = bundle.outputFiles[0]?.text ?? "";
+  const script = await bundlePageScript(join(import.meta.dirname, "browser/page.ts"));
 
   server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
