@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tests use real programs from Debian's packages: Chromium for the browser tests (playwright-core never downloads
-# a browser), curl for the docs' curl examples and PostgreSQL's server for the server's tests on PostgreSQL. Installs
+# a browser), curl for the docs' curl examples, PostgreSQL's server for the server's tests on PostgreSQL, and for the
+# e-mail tests Postfix (a throw-away relay), Cyrus SASL's saslpasswd2 (its logins) and swaks (an SMTP client). Installs
 # whichever is missing, and with CI=true all of them even when present, so that CI proves each install step works on
 # a machine that lacks the tool.
 set -euo pipefail
@@ -11,6 +12,9 @@ tools=(
   "${CHROMIUM_PATH:-/usr/bin/chromium}" chromium
   curl curl
   "${POSTGRES_BIN_DIR:-/usr/lib/postgresql/*/bin}/initdb" postgresql
+  /usr/sbin/postfix postfix
+  /usr/sbin/saslpasswd2 sasl2-bin
+  swaks swaks
 )
 
 present() {
@@ -37,5 +41,13 @@ if [ "$(id -u)" != "0" ]; then
 fi
 started=$SECONDS
 $sudo apt-get update -qq
+# Installing Postfix replaces any other mail server: refuse rather than remove a package the machine relies on.
+removed=$(apt-get install --simulate -qq "${wanted[@]}" | awk '$1 == "Remv" { print $2 }')
+if [ -n "$removed" ]; then
+  echo "Installing ${wanted[*]} would remove $(echo $removed): install them yourself, or run the tests elsewhere." >&2
+  exit 1
+fi
+# The tests run Postfix from configurations of their own: the system's Postfix is left unconfigured, and so stopped.
+echo "postfix postfix/main_mailer_type select No configuration" | $sudo debconf-set-selections
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${wanted[@]}" >/dev/null
 echo "› ${wanted[*]} installed in $((SECONDS - started)) s"

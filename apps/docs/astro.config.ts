@@ -54,6 +54,7 @@ export default defineConfig({
             "guides/retries-and-idempotency",
             "guides/pagination",
             "guides/working-an-inbox",
+            "guides/real-email",
             "guides/webhooks",
             "guides/live-events",
             "guides/agents-communities-votes",

@@ -14,6 +14,7 @@ const STORING_SUITES = [
   "src/spec/nul-character.test.ts",
   "src/http/client-address.test.ts",
   "src/multi-instance/**/*.test.ts",
+  "src/mail/**/*.test.ts",
   "test/clients/**/*.test.ts",
 ];
 

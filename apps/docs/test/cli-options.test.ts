@@ -13,7 +13,12 @@ const SERVER_PACKAGE = dirname(fileURLToPath(import.meta.resolve("@pigeonhole/se
 const BIN = join(SERVER_PACKAGE, "bin/pigeonhole-server.js");
 
 /** The guides that tell an operator which options to pass. */
-const GUIDES = ["guides/agents-communities-votes.mdx", "guides/deploying.mdx", "guides/running-locally.mdx"];
+const GUIDES = [
+  "guides/agents-communities-votes.mdx",
+  "guides/deploying.mdx",
+  "guides/real-email.mdx",
+  "guides/running-locally.mdx",
+];
 
 /**
  * The options a guide gives the server: those on a line that runs `pigeonhole-server` and those the guide's tables

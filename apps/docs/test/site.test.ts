@@ -201,10 +201,32 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
-  it("has a reference page for each of the 18 inbox operations, 2 webhook events and 13 forum operations", () => {
+  it("shows the real e-mail guide with each example it is built from", async () => {
+    const { page, errors } = await open("/guides/real-email/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Receiving and sending real e-mail");
+    const code = (await page.locator(".expressive-code pre").allTextContents()).map(normalizeCode);
+    for (const file of [
+      "guides/email-swaks.sh",
+      "guides/email-read.ts",
+      "guides/email-send.ts",
+      "guides/email-outcomes.ts",
+      "inbox/onMessageBounced.ts",
+    ]) {
+      const example = normalizeCode(await readFile(join(SITE_ROOT, "examples", file), "utf8"));
+      expect(
+        code.some((block) => block.includes(example)),
+        file,
+      ).toBe(true);
+    }
+    await saveScreenshot(page, SCREENSHOTS, "guide-real-email");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("has a reference page for each of the 18 inbox operations, 5 webhook events and 13 forum operations", () => {
     const count = (api: string, kind: OperationEntry["kind"]) =>
       referencePages.filter((item) => item.spec.api === api && item.entry.kind === kind).length;
-    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([18, 2, 13]);
+    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([18, 5, 13]);
   });
 
   it.each(referencePages.map((item) => [item.route, item] as const))(

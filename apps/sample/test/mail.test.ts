@@ -1,6 +1,10 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { markPage, type Stack, startStack } from "./stack.ts";
+
+const run = promisify(execFile);
 
 async function createInbox(page: Page, username: string, displayName: string) {
   const form = page.getByRole("form", { name: "Create inbox" });
@@ -74,6 +78,53 @@ describe("the Mail pane, in Chromium", () => {
     expect(await aliceNotReloaded()).toBe(true);
     expect(aliceErrors.list).toEqual([]);
     expect(bobErrors.list).toEqual([]);
+  });
+
+  it("shows mail from outside, sent in over SMTP with swaks, as it arrives", async () => {
+    const { page, errors } = await stack.openPage();
+    await openInbox(page, "bob@pigeonhole.test");
+    const notReloaded = await markPage(page);
+
+    // Debian's swaks, speaking SMTP to the Pigeonhole server as any mail server on the internet would.
+    const { stdout } = await run(
+      "swaks",
+      [
+        ["--server", `${stack.smtp.host}:${stack.smtp.port}`],
+        ["--from", "grace@example.com", "--to", "bob@pigeonhole.test"],
+        ["--header", "Subject: Stamps for the newsletter", "--body", "Two hundred, please."],
+      ].flat(),
+      { timeout: 20_000 },
+    );
+    expect(stdout).toMatch(/^ -> \.\r?\n<- {2}250 /m);
+
+    const threads = page.getByRole("list", { name: "Threads" });
+    await threads.getByText("Stamps for the newsletter").waitFor({ timeout: 10_000 });
+    await threads.getByText("Stamps for the newsletter").click();
+    const thread = page.getByRole("article", { name: "Thread" });
+    await thread.getByText("Two hundred, please.").waitFor();
+    await thread.getByText("grace@example.com").waitFor();
+    // A received copy has no deliveries to show.
+    expect(await thread.getByRole("list", { name: "Deliveries" }).count()).toBe(0);
+    await stack.screenshot(page, "mail-from-outside");
+    expect(await notReloaded()).toBe(true);
+    expect(errors.list).toEqual([]);
+  });
+
+  it("shows where each recipient of a sent message stands: local for an inbox, captured outside", async () => {
+    const { page, errors } = await stack.openPage();
+    await stack.inbox.post("/v0/inboxes/{inbox_id}/messages", {
+      params: { path: { inbox_id: "alice@pigeonhole.test" } },
+      body: { to: ["bob@pigeonhole.test", "carol@example.com"], subject: "Minutes", text: "Attached soon." },
+    });
+    await openInbox(page, "alice@pigeonhole.test");
+    await page.getByRole("list", { name: "Threads" }).getByText("Minutes").click();
+    const deliveries = page.getByRole("article", { name: "Thread" }).getByRole("list", { name: "Deliveries" });
+    await deliveries.waitFor({ timeout: 10_000 });
+    expect(await deliveries.getByRole("listitem").allTextContents()).toEqual([
+      "bob@pigeonhole.test: local",
+      "carol@example.com: captured",
+    ]);
+    expect(errors.list).toEqual([]);
   });
 
   it("marks mail that arrives in an inbox you are not reading", async () => {

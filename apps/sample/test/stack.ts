@@ -23,21 +23,28 @@ export const PHONE: BrowserContextOptions = {
   hasTouch: true,
 };
 
-/** What a test may set in the stack's Pigeonhole server: lower limits, and the clock its limits count time with. */
-export type StackOptions = Pick<ServerOptions, "limits" | "clock">;
+/**
+ * What a test may set in the stack's Pigeonhole server: lower limits, the clock its limits count time with, and the
+ * relay its mail to outside addresses goes through, with the waits between attempts.
+ */
+export type StackOptions = Pick<ServerOptions, "limits" | "clock" | "smtpRelay" | "smtpRetryDelaysMs">;
 
 /**
  * Everything the sample runs on, for real: a Pigeonhole server on free ports with an in-memory database, the sample's server
  * (listening to the Inbox API's live events) serving the built page, and Chromium.
  */
-export async function startStack({ limits, clock }: StackOptions = {}) {
+export async function startStack({ limits, clock, smtpRelay, smtpRetryDelaysMs }: StackOptions = {}) {
   const pigeonhole = await startServer({
     inboxPort: 0,
     forumPort: 0,
     database: ":memory:",
+    // SMTP on a free port, so tests can send mail in from outside as any mail server would.
+    smtpPort: 0,
     logger: false,
     limits: { forumReadsPerMinute: 10_000, forumWritesPerMinute: 10_000, ...limits },
     clock,
+    smtpRelay,
+    smtpRetryDelaysMs,
   });
   const inbox = createInboxClient({ baseUrl: pigeonhole.inbox.url, apiKey: pigeonhole.inbox.apiKey });
   // The sample's own agent is the development key's, as when it runs against `pigeonhole-server`.
@@ -45,8 +52,15 @@ export async function startStack({ limits, clock }: StackOptions = {}) {
   const sample = await startSampleServer({ inbox, forum: own, port: 0, pageRoot: PAGE_ROOT });
   const browser = await launchChromium();
 
+  const smtp = pigeonhole.smtp;
+  if (smtp === null) {
+    throw new Error("the Pigeonhole server started without SMTP");
+  }
+
   return {
     inbox,
+    /** Where the Pigeonhole server receives mail over SMTP. */
+    smtp,
     /** Another agent in the same forum, which writes the posts a test starts with: the sample's agents vote on them. */
     writer: createForumClient({
       baseUrl: pigeonhole.forum.url,

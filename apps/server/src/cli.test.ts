@@ -17,7 +17,7 @@ const runToEnd = (args: string[]) =>
 
 describe("pigeonhole-server", () => {
   it("prints both addresses and the development keys, serves them, and stops cleanly on SIGTERM", async () => {
-    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0", "--quiet"]);
+    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0", "--smtp-port", "0", "--quiet"]);
     expect(cli.stdout()).toContain(`key: ${TEST_KEYS.inbox}`);
     expect(cli.stdout()).toContain(`key: ${TEST_KEYS.forum}`);
     expect(cli.inboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -28,11 +28,12 @@ describe("pigeonhole-server", () => {
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     expect(cli.stderr()).toContain("Received SIGTERM; stopping.");
+    expect(cli.stdout()).toMatch(/ {2}SMTP {7}smtp:\/\/127\.0\.0\.1:\d+ {3}mail for: pigeonhole\.test\n/);
   });
 
   it("runs locally with no database option: the file pigeonhole.db in the working directory, named in its banner", async () => {
     const workingDir = mkdtempSync(join(dir, "local-"));
-    const cli = await runCli(["--inbox-port", "0", "--forum-port", "0"], 20_000, workingDir);
+    const cli = await runCli(["--inbox-port", "0", "--forum-port", "0", "--smtp-port", "0"], 20_000, workingDir);
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     const database = join(workingDir, "pigeonhole.db");
@@ -48,7 +49,7 @@ describe("pigeonhole-server", () => {
   });
 
   it("logs one JSON line per request on stderr unless --quiet", async () => {
-    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0"]);
+    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0", "--smtp-port", "0"]);
     await (
       await fetch(`${cli.inboxUrl}/v0/inboxes`, { headers: { Authorization: `Bearer ${TEST_KEYS.inbox}` } })
     ).text();
@@ -68,7 +69,17 @@ describe("pigeonhole-server", () => {
 
   it("creates keys in a database file that a running server accepts", async () => {
     const database = join(dir, "keys.db");
-    const cli = await runCli(["--db", database, "--inbox-port", "0", "--forum-port", "0", "--quiet"]);
+    const cli = await runCli([
+      "--db",
+      database,
+      "--inbox-port",
+      "0",
+      "--forum-port",
+      "0",
+      "--smtp-port",
+      "0",
+      "--quiet",
+    ]);
     try {
       const inboxKey = runToEnd(["keys", "create", "--service", "inbox", "--db", database]);
       expect(inboxKey.status).toBe(0);

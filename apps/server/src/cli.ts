@@ -1,6 +1,6 @@
 // First: refuses an unsupported Node before anything below needs what only a supported Node has (node:sqlite).
 import "./runtime-check.ts";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -8,8 +8,9 @@ import { systemClock } from "./clock.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
 import { AgentNameTakenError, InvalidAgentNameError, registerKey } from "./keys/register-key.ts";
 import { createJsonLogger, warningsAndErrors } from "./logger.ts";
+import { describeRelay } from "./mail/outbound/relay-transport.ts";
 import type { ServerLimits, ServerOptions } from "./options.ts";
-import { DEFAULT_DATABASE_FILE, InvalidOptionError } from "./options.ts";
+import { DEFAULT_DATABASE_FILE, DEFAULT_DOMAINS, DEFAULT_SMTP_PORT, InvalidOptionError } from "./options.ts";
 import { startServer } from "./server.ts";
 import { isPostgresUrl, openStorage } from "./storage/open-storage.ts";
 import { redactPassword } from "./storage/postgres/open-postgres.ts";
@@ -32,6 +33,25 @@ Options of start:
   --host <address>                   interface to bind (default 127.0.0.1)
   --inbox-port <port>                port of the Inbox API (default 4010; 0 for any free port)
   --forum-port <port>                port of the Forum API (default 4020; 0 for any free port)
+  --domain <name>                    a domain inboxes are created in and mail is accepted for (repeatable; the
+                                     first is the default; default pigeonhole.test)
+  --smtp-port <port>                 port to receive mail on over SMTP (default 2525; 0 for any free port)
+  --smtp-host <address>              interface SMTP binds (default --host)
+  --no-smtp                          do not receive mail over SMTP
+  --smtp-max-size <bytes>            largest message accepted (default 10485760)
+  --smtp-connections-per-address <n> SMTP connections one client address may hold at once (default 10)
+  --smtp-tls-cert <pem file>         with --smtp-tls-key: offer STARTTLS with this certificate
+  --smtp-tls-key <pem file>          the certificate's private key
+  --smtp-relay <url>                 send mail to outside recipients through this relay: smtp://user:pass@host:port
+                                     (STARTTLS when offered; port 587 by default) or smtps://... (TLS; port 465);
+                                     without it such mail is kept, not sent (status captured)
+  --smtp-relay-insecure              accept a relay certificate that does not verify (self-signed)
+  --smtp-retry-delays <ms,...>       delays between relay attempts after temporary failures (default 60000,300000,
+                                     1800000,7200000,28800000); after the last the recipient has bounced
+  --smtp-relay-claim-ms <ms>         how long an instance holds a recipient it relays to (default 300000)
+  --dkim-domain <name>               with --dkim-selector and --dkim-key: sign relayed mail with DKIM for this domain
+  --dkim-selector <name>             the selector of the key's DNS record (<selector>._domainkey.<domain>)
+  --dkim-key <pem file>              the private key
   --allow-private-webhooks           deliver webhooks to loopback and private-network addresses
   --trusted-proxy <address>          a load balancer in front: requests from it are counted against the client its
                                      X-Forwarded-For names (repeatable)
@@ -86,6 +106,21 @@ function parse(argv: string[]) {
       "inbox-port": { type: "string" },
       "forum-port": { type: "string" },
       "allow-private-webhooks": { type: "boolean" },
+      domain: { type: "string", multiple: true },
+      smtp: { type: "boolean" },
+      "smtp-port": { type: "string" },
+      "smtp-host": { type: "string" },
+      "smtp-max-size": { type: "string" },
+      "smtp-connections-per-address": { type: "string" },
+      "smtp-tls-cert": { type: "string" },
+      "smtp-tls-key": { type: "string" },
+      "smtp-relay": { type: "string" },
+      "smtp-relay-insecure": { type: "boolean" },
+      "smtp-retry-delays": { type: "string" },
+      "smtp-relay-claim-ms": { type: "string" },
+      "dkim-domain": { type: "string" },
+      "dkim-selector": { type: "string" },
+      "dkim-key": { type: "string" },
       "trusted-proxy": { type: "string", multiple: true },
       "inbox-requests-per-minute": { type: "string" },
       "inbox-sends-per-day": { type: "string" },
@@ -140,8 +175,41 @@ async function start(values: Parsed) {
   const database = values.memory ? ":memory:" : databaseOf(values);
   // A production database gets no development keys unless asked for; the local default keeps them.
   const devKeys = values["dev-keys"] ?? !isPostgresUrl(database);
+  const tlsCert = values["smtp-tls-cert"];
+  const tlsKey = values["smtp-tls-key"];
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    throw new UsageError("STARTTLS needs both --smtp-tls-cert and --smtp-tls-key.");
+  }
+  const smtpOff = values.smtp === false;
+  if (smtpOff && values["smtp-port"] !== undefined) {
+    throw new UsageError("Use either --smtp-port or --no-smtp, not both.");
+  }
+  const dkimFlags = [values["dkim-domain"], values["dkim-selector"], values["dkim-key"]];
+  if (dkimFlags.some((flag) => flag !== undefined) && dkimFlags.some((flag) => flag === undefined)) {
+    throw new UsageError("DKIM needs all of --dkim-domain, --dkim-selector and --dkim-key.");
+  }
+  const [dkimDomain, dkimSelector, dkimKey] = dkimFlags;
   const options: ServerOptions = {
     database,
+    smtpRelay: values["smtp-relay"],
+    smtpRelayInsecure: values["smtp-relay-insecure"],
+    smtpRetryDelaysMs: values["smtp-retry-delays"]
+      ?.split(",")
+      .map((delay) => integer("smtp-retry-delays", delay.trim()) ?? 0),
+    smtpRelayClaimMs: integer("smtp-relay-claim-ms", values["smtp-relay-claim-ms"]),
+    dkim:
+      dkimDomain !== undefined && dkimSelector !== undefined && dkimKey !== undefined
+        ? { domain: dkimDomain, selector: dkimSelector, privateKey: readFileSync(dkimKey, "utf8") }
+        : undefined,
+    domains: values.domain,
+    smtpPort: smtpOff ? undefined : (integer("smtp-port", values["smtp-port"]) ?? DEFAULT_SMTP_PORT),
+    smtpHost: values["smtp-host"],
+    smtpMaxSize: integer("smtp-max-size", values["smtp-max-size"]),
+    smtpConnectionsPerAddress: integer("smtp-connections-per-address", values["smtp-connections-per-address"]),
+    smtpTls:
+      tlsCert !== undefined && tlsKey !== undefined
+        ? { cert: readFileSync(tlsCert), key: readFileSync(tlsKey) }
+        : undefined,
     databasePoolSize: integer("database-pool-size", values["database-pool-size"]),
     devKeys: devKeys ? undefined : false,
     host: values.host,
@@ -181,6 +249,11 @@ async function start(values: Parsed) {
   const key = (apiKey: string | null) => (apiKey === null ? "" : `   key: ${apiKey}`);
   print(`  Inbox API  ${server.inbox.url}${key(server.inbox.apiKey)}`);
   print(`  Forum API  ${server.forum.url}${key(server.forum.apiKey)}`);
+  if (server.smtp) {
+    print(`  SMTP       ${server.smtp.url}   mail for: ${(values.domain ?? DEFAULT_DOMAINS).join(", ")}`);
+  }
+  const relay = values["smtp-relay"];
+  print(`  Outbound   ${relay === undefined ? "kept, not sent (no --smtp-relay)" : `through ${describeRelay(relay)}`}`);
   print(`  Database   ${describeDatabase(database)}`);
   if (server.inbox.apiKey === null) {
     print("  API keys   create them with: pigeonhole-server keys create --service inbox|forum --database <url>");

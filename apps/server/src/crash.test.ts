@@ -28,6 +28,8 @@ const cliArgs = (database: string) => [
   "0",
   "--forum-port",
   "0",
+  "--smtp-port",
+  "0",
   "--allow-private-webhooks",
   "--quiet",
   "--webhook-retry-delays",

@@ -2,6 +2,8 @@ import type { Clock } from "./clock.ts";
 import { systemClock } from "./clock.ts";
 import type { ServerLogger } from "./logger.ts";
 import { createJsonLogger, silentLogger } from "./logger.ts";
+import type { DkimKey } from "./mail/outbound/relay-transport.ts";
+import { relayUrlProblem } from "./mail/outbound/relay-transport.ts";
 import { DEFAULT_POOL_SIZE } from "./storage/open-storage.ts";
 
 /** Per-key limits of both services; each can be overridden. */
@@ -59,6 +61,41 @@ export interface ServerOptions {
   logger?: ServerLogger | false;
   /** Source of the current time. */
   clock?: Clock;
+  /**
+   * The domains inboxes are created in (the first is the default of Create Inbox) and mail is accepted for. Default
+   * `["pigeonhole.test"]`.
+   */
+  domains?: readonly string[];
+  /** Port to receive mail on over SMTP; 0 picks a free port. SMTP is off unless given (the CLI's default is 2525). */
+  smtpPort?: number;
+  /** Interface SMTP binds. Default `host`. */
+  smtpHost?: string;
+  /** Largest message SMTP accepts, in bytes. Default 10 MiB. */
+  smtpMaxSize?: number;
+  /** SMTP connections one client address may hold at once. Default 10. */
+  smtpConnectionsPerAddress?: number;
+  /** STARTTLS on the SMTP port with this certificate and key (PEM). */
+  smtpTls?: { cert: string | Buffer; key: string | Buffer };
+  /**
+   * The relay mail to outside recipients goes through: `smtp://user:password@host:port` (STARTTLS when the relay
+   * offers it; port 587 unless given) or `smtps://...` (TLS from the start; port 465). Without it, such mail is kept
+   * and not sent (`captured`).
+   */
+  smtpRelay?: string;
+  /** Accept a relay certificate that does not verify (self-signed). Default false. */
+  smtpRelayInsecure?: boolean;
+  /** Sign relayed mail with this DKIM key. */
+  dkim?: DkimKey;
+  /**
+   * Delays between relay attempts for a recipient after a temporary failure, in milliseconds; after the last, it has
+   * bounced. Default {@link DEFAULT_SMTP_RETRY_DELAYS_MS}.
+   */
+  smtpRetryDelaysMs?: readonly number[];
+  /**
+   * How long this instance's claim on a recipient of the relay holds; another instance takes it over once it runs
+   * out (after a crash). Default 5 min; each command to the relay times out after a tenth of it, 30 s at most.
+   */
+  smtpRelayClaimMs?: number;
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -67,6 +104,11 @@ export const DEFAULT_FORUM_PORT = 4020;
 export const DEFAULT_DATABASE_FILE = "pigeonhole.db";
 export const DEFAULT_INBOX_DEV_KEY = "pigeonhole-inbox-dev";
 export const DEFAULT_FORUM_DEV_KEY = "pigeonhole-forum-dev";
+export const DEFAULT_DOMAINS: readonly string[] = ["pigeonhole.test"];
+/** The CLI's SMTP port (`startServer` receives mail only when given `smtpPort`). */
+export const DEFAULT_SMTP_PORT = 2525;
+export const DEFAULT_SMTP_MAX_SIZE = 10 * 1024 * 1024;
+export const DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS = 10;
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   inboxRequestsPerMinute: 1000,
@@ -84,6 +126,9 @@ export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000,
 ];
 
+/** After each temporary failure of a recipient: 1 min, 5 min, 30 min, 2 h, 8 h; then it has bounced (about 10.5 h). */
+export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
+
 export interface ResolvedOptions {
   host: string;
   inboxPort: number;
@@ -99,6 +144,22 @@ export interface ResolvedOptions {
   devKeys: { inbox: string; forum: string } | null;
   logger: ServerLogger;
   clock: Clock;
+  domains: readonly string[];
+  smtp: {
+    host: string;
+    port: number;
+    maxSize: number;
+    connectionsPerAddress: number;
+    tls?: { cert: string | Buffer; key: string | Buffer };
+  } | null;
+  relay: {
+    url: string;
+    insecure: boolean;
+    dkim: DkimKey | null;
+    retryDelaysMs: readonly number[];
+    claimMs: number;
+    timeoutMs: number;
+  } | null;
 }
 
 export class InvalidOptionError extends Error {
@@ -119,6 +180,55 @@ function port(name: string, value: number): number {
   return value;
 }
 
+const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+
+function domains(values: readonly string[]): readonly string[] {
+  if (values.length === 0) {
+    throw new InvalidOptionError("domains must name at least one domain.");
+  }
+  return [...new Set(values.map((value) => value.trim().toLowerCase()))].map((domain) => {
+    if (!DOMAIN.test(domain)) {
+      throw new InvalidOptionError(`domains must hold domain names such as mail.example.com, not '${domain}'.`);
+    }
+    return domain;
+  });
+}
+
+function delays(name: string, values: readonly number[]): readonly number[] {
+  for (const delay of values) {
+    if (!Number.isSafeInteger(delay) || delay < 0) {
+      throw new InvalidOptionError(`${name} must hold non-negative integers, not ${delay}.`);
+    }
+  }
+  return values;
+}
+
+function relay(options: ServerOptions): ResolvedOptions["relay"] {
+  if (options.smtpRelay === undefined) {
+    if (options.dkim) {
+      throw new InvalidOptionError("dkim signs relayed mail: it needs smtpRelay.");
+    }
+    return null;
+  }
+  const problem = relayUrlProblem(options.smtpRelay);
+  if (problem) {
+    throw new InvalidOptionError(`smtpRelay: ${problem}`);
+  }
+  if (options.dkim && !DOMAIN.test(options.dkim.domain.toLowerCase())) {
+    throw new InvalidOptionError(`dkim.domain must be a domain name, not '${options.dkim.domain}'.`);
+  }
+  const claimMs = positiveInteger("smtpRelayClaimMs", options.smtpRelayClaimMs ?? 300_000);
+  return {
+    url: options.smtpRelay,
+    insecure: options.smtpRelayInsecure ?? false,
+    dkim: options.dkim ?? null,
+    retryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULT_SMTP_RETRY_DELAYS_MS),
+    claimMs,
+    // Every command of an attempt answers well within the claim, so no other instance takes a recipient in flight.
+    timeoutMs: Math.min(30_000, Math.floor(claimMs / 10)),
+  };
+}
+
 export function resolveOptions(
   options: ServerOptions = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -127,12 +237,10 @@ export function resolveOptions(
   for (const [name, value] of Object.entries(limits)) {
     positiveInteger(`limits.${name}`, value);
   }
-  const webhookRetryDelaysMs = options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
-  for (const delay of webhookRetryDelaysMs) {
-    if (!Number.isSafeInteger(delay) || delay < 0) {
-      throw new InvalidOptionError(`webhookRetryDelaysMs must hold non-negative integers, not ${delay}.`);
-    }
-  }
+  const webhookRetryDelaysMs = delays(
+    "webhookRetryDelaysMs",
+    options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  );
   const devKeys =
     options.devKeys === false
       ? null
@@ -155,5 +263,20 @@ export function resolveOptions(
     devKeys,
     logger: options.logger === false ? silentLogger : (options.logger ?? createJsonLogger()),
     clock: options.clock ?? systemClock,
+    domains: domains(options.domains ?? DEFAULT_DOMAINS),
+    smtp:
+      options.smtpPort === undefined
+        ? null
+        : {
+            host: options.smtpHost ?? options.host ?? DEFAULT_HOST,
+            port: port("smtpPort", options.smtpPort),
+            maxSize: positiveInteger("smtpMaxSize", options.smtpMaxSize ?? DEFAULT_SMTP_MAX_SIZE),
+            connectionsPerAddress: positiveInteger(
+              "smtpConnectionsPerAddress",
+              options.smtpConnectionsPerAddress ?? DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS,
+            ),
+            ...(options.smtpTls ? { tls: options.smtpTls } : {}),
+          },
+    relay: relay(options),
   };
 }

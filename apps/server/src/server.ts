@@ -4,6 +4,7 @@ import { createForumApp } from "./forum/forum-app.ts";
 import type { RunningServer } from "./http/listen.ts";
 import { listen } from "./http/listen.ts";
 import { countedRateLimiters } from "./http/rate-limiter.ts";
+import { compileAddressRule } from "./inbox/address-rule.ts";
 import { EventHub } from "./inbox/events/event-hub.ts";
 import { EventPruner } from "./inbox/events/event-pruner.ts";
 import { EventStream } from "./inbox/events/event-stream.ts";
@@ -15,6 +16,10 @@ import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
 import type { ServiceName } from "./keys/api-keys.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
 import { AgentNameTakenError, DEV_AGENT_NAME, registerKey } from "./keys/register-key.ts";
+import type { RunningSmtpListener } from "./mail/inbound/smtp-listener.ts";
+import { startSmtpListener } from "./mail/inbound/smtp-listener.ts";
+import { OutboundMailWorker } from "./mail/outbound/outbound-mail-worker.ts";
+import { createRelayTransport, describeRelay } from "./mail/outbound/relay-transport.ts";
 import type { ServerOptions } from "./options.ts";
 import { resolveOptions } from "./options.ts";
 import { loadSpecBundle } from "./spec/spec-bundle.ts";
@@ -33,6 +38,8 @@ export interface ServiceEndpoint<Key extends string | null> {
 export interface Server<Key extends string | null = string> {
   inbox: ServiceEndpoint<Key>;
   forum: ServiceEndpoint<Key>;
+  /** Where the server receives mail over SMTP, or null when SMTP is off. */
+  smtp: { host: string; port: number; url: string } | null;
   /** Registers a new API key (a new pod; on the forum, a new agent named `name`) and returns it. */
   createApiKey(service: ServiceName, options?: { name?: string }): Promise<string>;
   /**
@@ -55,17 +62,23 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const servers: RunningServer[] = [];
   let worker: WebhookDeliveryWorker | undefined;
+  let mailWorker: OutboundMailWorker | undefined;
   const hub = new EventHub({ log: storage.events, logger });
   const pruner = new EventPruner(storage.events, clock, logger);
   let notifications: EventNotifications | undefined;
   let eventStream: EventStream | undefined;
+  let smtpListener: RunningSmtpListener | undefined;
   const shutDown = async () => {
+    // SMTP stops first: a message in the middle of DATA is not answered 250, so its sender keeps it and retries.
+    await smtpListener?.close();
     // WebSocket connections are told first (1001), so that the servers' close does not wait for them.
     await eventStream?.close();
     hub.stop();
     await pruner.stop();
     await notifications?.close();
     await Promise.all(servers.map((server) => server.close(config.shutdownGraceMs)));
+    // Mail first: the outcomes it still records raise events for the webhook worker.
+    await mailWorker?.stop();
     await worker?.stop();
     await storage.close();
   };
@@ -95,18 +108,46 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     });
     worker = deliveryWorker;
     const rateLimiters = countedRateLimiters(storage.rateWindows, clock);
+    const onDeliveriesEnqueued = () => deliveryWorker.wake();
+    const onEventsStored = (podIds: readonly string[]) => {
+      for (const podId of podIds) {
+        hub.wake(podId);
+      }
+    };
+    if (config.relay) {
+      mailWorker = new OutboundMailWorker({
+        queue: storage.mailQueue,
+        sends: storage.sends,
+        relay: createRelayTransport({
+          url: config.relay.url,
+          insecure: config.relay.insecure,
+          dkim: config.relay.dkim,
+          maxConnections: 5,
+          timeoutMs: config.relay.timeoutMs,
+        }),
+        instanceId,
+        soleInstance: storage.kind === "sqlite",
+        clock,
+        logger,
+        retryDelaysMs: config.relay.retryDelaysMs,
+        claimMs: config.relay.claimMs,
+        concurrency: 10,
+        onDeliveriesEnqueued,
+        onEventsStored,
+      });
+    }
+    const outboundMail = mailWorker;
     const inboxApp = createInboxApp({
+      relayConfigured: outboundMail !== undefined,
+      onMailQueued: () => outboundMail?.wake(),
       storage,
       rateLimiters,
       apiKeys,
       pageTokens: new PageTokens(await storage.secret("page_token_secret")),
       limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
-      onDeliveriesEnqueued: () => deliveryWorker.wake(),
-      onEventsStored: (podIds) => {
-        for (const podId of podIds) {
-          hub.wake(podId);
-        }
-      },
+      onDeliveriesEnqueued,
+      onEventsStored,
+      defaultDomain: config.domains[0],
       trustedProxies: config.trustedProxies,
       logger,
       clock,
@@ -146,10 +187,31 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     servers.push(inboxServer);
     const forumServer = await listen(forumApp, config.host, config.forumPort);
     servers.push(forumServer);
+    if (config.smtp) {
+      const isValidAddress = compileAddressRule(loadSpecBundle("inbox"));
+      smtpListener = await startSmtpListener({
+        ...config.smtp,
+        domains: config.domains,
+        isHosted: async (address) =>
+          (await storage.sends.inSendTransaction((tx) => tx.findInboxesByAddress([address]))).length > 0,
+        receive: {
+          sends: storage.sends,
+          clock,
+          isValidAddress,
+          defaultDomain: config.domains[0] ?? "pigeonhole.test",
+          onDeliveriesEnqueued,
+          onEventsStored,
+        },
+        logger,
+      });
+    }
     await deliveryWorker.start();
+    await mailWorker?.start();
     logger.info("server started", {
       inbox_url: inboxServer.url,
       forum_url: forumServer.url,
+      smtp_url: smtpListener?.url ?? null,
+      smtp_relay: config.relay ? describeRelay(config.relay.url) : null,
       database: storage.description,
       instance_id: instanceId,
     });
@@ -158,6 +220,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     return {
       inbox: { url: inboxServer.url, apiKey: config.devKeys?.inbox ?? null },
       forum: { url: forumServer.url, apiKey: config.devKeys?.forum ?? null },
+      smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port, url: smtpListener.url } : null,
       createApiKey: (service, keyOptions) => createApiKey(service, { name: keyOptions?.name }),
       close() {
         closing ??= shutDown().then(() => logger.info("server stopped", { instance_id: instanceId }));

@@ -12,11 +12,15 @@ import type {
   ListThreadsResponse,
   ListWebhooksResponse,
   Message,
+  MessageBouncedEvent,
+  MessageDelayedEvent,
+  MessageDeliveredEvent,
   MessageItem,
   MessageReceivedEvent,
   MessageSentEvent,
   operations,
   paths,
+  RecipientDelivery,
   ReplyToMessageRequest,
   SendMessageRequest,
   SendMessageResponse,
@@ -105,11 +109,23 @@ describe("messages", () => {
     expectTypeOf<Header>().toEqualTypeOf<{ "Idempotency-Key"?: string }>();
   });
 
-  it("list items leave out the bodies that Get Message has", () => {
+  it("list items leave out the bodies and the deliveries that Get Message has", () => {
     expectTypeOf<MessageItem>().not.toHaveProperty("text");
+    expectTypeOf<MessageItem>().not.toHaveProperty("deliveries");
     expectTypeOf<Message>().toHaveProperty("text").toEqualTypeOf<string | null>();
     expectTypeOf<Message>().toHaveProperty("html").toEqualTypeOf<string | null>();
-    expectTypeOf<Omit<Message, "text" | "html" | "reply_to">>().toEqualTypeOf<MessageItem>();
+    expectTypeOf<Omit<Message, "text" | "html" | "reply_to" | "deliveries">>().toEqualTypeOf<MessageItem>();
+  });
+
+  it("a message lists where each recipient's delivery stands", () => {
+    expectTypeOf<Message["deliveries"]>().toEqualTypeOf<RecipientDelivery[]>();
+    expectTypeOf<RecipientDelivery>().toEqualTypeOf<{
+      address: EmailAddress;
+      status: "local" | "captured" | "queued" | "delayed" | "delivered" | "bounced";
+      smtp_reply: string | null;
+      attempts: number;
+      updated_at: string;
+    }>();
   });
 });
 
@@ -169,6 +185,7 @@ describe("webhooks", () => {
   it("accept only known event types", () => {
     expectTypeOf<"message.received">().toExtend<EventType>();
     expectTypeOf<"message.sent">().toExtend<EventType>();
+    expectTypeOf<"message.delayed">().toExtend<EventType>();
     expectTypeOf<"message.deleted">().not.toExtend<EventType>();
   });
 
@@ -177,14 +194,33 @@ describe("webhooks", () => {
     expectTypeOf<operations["deleteWebhook"]["responses"][204]["content"]>().toEqualTypeOf<undefined>();
   });
 
-  it("deliver a union of events discriminated by event_type", () => {
-    expectTypeOf<WebhookEvent>().toEqualTypeOf<MessageReceivedEvent | MessageSentEvent>();
+  it("deliver a union of five events discriminated by event_type", () => {
+    expectTypeOf<WebhookEvent>().toEqualTypeOf<
+      MessageReceivedEvent | MessageSentEvent | MessageDeliveredEvent | MessageDelayedEvent | MessageBouncedEvent
+    >();
+    expectTypeOf<WebhookEvent["event_type"]>().toEqualTypeOf<
+      "message.received" | "message.sent" | "message.delivered" | "message.delayed" | "message.bounced"
+    >();
     const narrow = (event: WebhookEvent) => {
-      if (event.event_type === "message.received") {
-        expectTypeOf(event.message).toEqualTypeOf<Message>();
-        expectTypeOf(event.thread).toEqualTypeOf<ThreadItem>();
-      } else {
-        expectTypeOf(event.send.recipients).toEqualTypeOf<string[]>();
+      switch (event.event_type) {
+        case "message.received":
+          expectTypeOf(event.message).toEqualTypeOf<Message>();
+          expectTypeOf(event.thread).toEqualTypeOf<ThreadItem>();
+          break;
+        case "message.sent":
+          expectTypeOf(event.send.recipients).toEqualTypeOf<string[]>();
+          break;
+        case "message.delivered":
+          expectTypeOf(event.delivery).toEqualTypeOf<MessageSentEvent["send"]>();
+          break;
+        case "message.delayed":
+          expectTypeOf(event.delay.recipients).toEqualTypeOf<{ address: EmailAddress; status: string }[]>();
+          expectTypeOf(event.delay.next_attempt_at).toEqualTypeOf<string>();
+          break;
+        default:
+          expectTypeOf(event).toEqualTypeOf<MessageBouncedEvent>();
+          expectTypeOf(event.bounce.type).toEqualTypeOf<"Permanent" | "Transient">();
+          expectTypeOf(event.bounce.recipients).toEqualTypeOf<{ address: EmailAddress; status: string }[]>();
       }
     };
     expectTypeOf(narrow).toBeFunction();

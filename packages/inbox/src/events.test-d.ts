@@ -6,6 +6,9 @@ import {
   type EventStreamMessage,
   type EventsOptions,
   type EventType,
+  type MessageBouncedEvent,
+  type MessageDelayedEvent,
+  type MessageDeliveredEvent,
   type MessageReceivedEvent,
   type PigeonholeError,
   type WebhookEvent,
@@ -20,6 +23,27 @@ describe("events()", () => {
       if (event.event_type === "message.received") {
         expectTypeOf(event).toEqualTypeOf<MessageReceivedEvent>();
         expectTypeOf(event.message.subject).toEqualTypeOf<string | null>();
+      }
+    }
+  });
+
+  it("yields the relay's outcomes too: delivered, delayed and bounced", async () => {
+    for await (const event of inbox.events({
+      event_types: ["message.delivered", "message.delayed", "message.bounced"],
+    })) {
+      switch (event.event_type) {
+        case "message.delivered":
+          expectTypeOf(event).toEqualTypeOf<MessageDeliveredEvent>();
+          expectTypeOf(event.delivery.recipients).toEqualTypeOf<string[]>();
+          break;
+        case "message.delayed":
+          expectTypeOf(event).toEqualTypeOf<MessageDelayedEvent>();
+          expectTypeOf(event.delay.next_attempt_at).toEqualTypeOf<string>();
+          break;
+        case "message.bounced":
+          expectTypeOf(event).toEqualTypeOf<MessageBouncedEvent>();
+          expectTypeOf<(typeof event.bounce.recipients)[number]["status"]>().toEqualTypeOf<string>();
+          break;
       }
     }
   });

@@ -33,6 +33,7 @@ const receivedEvent: MessageReceivedEvent = {
     references: [],
     headers: {},
     size: 512,
+    deliveries: [],
     created_at: "2026-11-22T09:29:58.000Z",
     updated_at: "2026-11-22T09:29:58.000Z",
   },

@@ -66,19 +66,22 @@ describe("x-event-stream", () => {
 });
 
 describe("the stream's messages", () => {
-  it("are subscribed, error and both event bodies, each told apart by type", () => {
+  it("are subscribed, error and every webhook's event body, each told apart by type", () => {
     const messages = schema("EventStreamMessage");
     const variants = (messages.oneOf as JsonObject[]).map((variant) => refOf(variant));
-    expect(variants).toEqual([
-      ref("EventSubscribed"),
-      ref("EventStreamError"),
-      ref("MessageReceivedEvent"),
-      ref("MessageSentEvent"),
-    ]);
+    const events = [
+      "MessageReceivedEvent",
+      "MessageSentEvent",
+      "MessageDeliveredEvent",
+      "MessageDelayedEvent",
+      "MessageBouncedEvent",
+    ];
+    expect(variants).toEqual([ref("EventSubscribed"), ref("EventStreamError"), ...events.map(ref)]);
     expect(property("EventSubscribed", "type").const).toBe("subscribed");
     expect(property("EventStreamError", "type").const).toBe("error");
-    expect(property("MessageReceivedEvent", "type").const).toBe("event");
-    expect(property("MessageSentEvent", "type").const).toBe("event");
+    for (const event of events) {
+      expect(property(event, "type").const, event).toBe("event");
+    }
     expect(str(messages, "description")).toContain("Ignore message types you do not know");
   });
 

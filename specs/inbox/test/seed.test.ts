@@ -495,12 +495,14 @@ describe("messages", () => {
     expect(itemsRef("MessageItem", "attachments")).toBe(ref("Attachment"));
   });
 
-  it("Get Message is GET /v0/inboxes/{inbox_id}/messages/{message_id} and answers a Message with reply_to, text and html", () => {
+  it("Get Message is GET /v0/inboxes/{inbox_id}/messages/{message_id} and answers a Message with reply_to, text, html and deliveries", () => {
     const op = operation(MESSAGE, "get");
     expect(op.operationId).toBe("getMessage");
     expect(responseRef(op, "200")).toBe(ref("Message"));
     const itemFields = arr(schema("MessageItem"), "required");
-    expect([...arr(schema("Message"), "required")].sort()).toEqual([...itemFields, "reply_to", "text", "html"].sort());
+    expect([...arr(schema("Message"), "required")].sort()).toEqual(
+      [...itemFields, "reply_to", "text", "html", "deliveries"].sort(),
+    );
     expect(property("Message", "text").type).toEqual(["string", "null"]);
     expect(property("Message", "html").type).toEqual(["string", "null"]);
     expect(schema("Message").allOf).toBeUndefined();
@@ -642,7 +644,7 @@ describe("webhooks", () => {
     expect(obj(op, "responses", "204").content).toBeUndefined();
   });
 
-  it("event types are message.received and message.sent plus the anchor's other names", () => {
+  it("event types are the five the service emits plus the anchor's other names", () => {
     expect(arr(schema("EventType"), "enum")).toEqual([
       "message.received",
       "message.received.spam",
@@ -650,6 +652,7 @@ describe("webhooks", () => {
       "message.received.unauthenticated",
       "message.sent",
       "message.delivered",
+      "message.delayed",
       "message.bounced",
       "message.complained",
       "message.rejected",
@@ -659,9 +662,12 @@ describe("webhooks", () => {
 });
 
 describe("events", () => {
-  it("webhooks deliver message.received and message.sent as POST requests", () => {
+  it("webhooks deliver message.received, message.sent and the three relay outcomes as POST requests", () => {
     const deliveries = operationsOf(obj(spec, "webhooks"));
     expect(deliveries.map(({ path, method }) => `${method} ${path}`).sort()).toEqual([
+      "post message.bounced",
+      "post message.delayed",
+      "post message.delivered",
       "post message.received",
       "post message.sent",
     ]);

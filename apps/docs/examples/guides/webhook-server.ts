@@ -37,10 +37,14 @@ const server = createServer(async (request, response) => {
       console.log(
         `new mail for ${event.message.inbox_id} from ${event.message.from}: ${event.message.subject}`,
       );
-    } else {
+    } else if (event.event_type === "message.sent") {
       console.log(
         `${event.send.inbox_id} sent ${event.send.message_id}`,
       );
+    } else {
+      // message.delivered, message.delayed or message.bounced: what
+      // the relay answered for mail to outside addresses.
+      console.log(`${event.event_type} ${event.event_id}`);
     }
   } catch (error) {
     const status =

@@ -54,7 +54,12 @@ export interface Recovery {
   retries: number;
 }
 
+/** What the relay answered about mail to an outside address (the Inbox API's `message.<outcome>` events). */
+export type DeliveryOutcome = "delivered" | "delayed" | "bounced";
+
 export type ServerEvent =
   | { type: "message.received"; inboxId: string; threadId: string; subject: string | null; from: string }
+  /** The relay answered about a sent message: its thread shows each recipient's delivery status. */
+  | { type: "message.delivery"; inboxId: string; threadId: string; outcome: DeliveryOutcome }
   | { type: "retry"; retry: Retry }
   | { type: "recovered"; recovery: Recovery };

@@ -15,7 +15,7 @@ export function App() {
     setWrongKey(wrong);
     freshStart();
   };
-  const { live, arrivals, activity } = useServerEvents();
+  const { live, arrivals, deliveries, activity } = useServerEvents();
   return (
     <>
       <header className="top">
@@ -27,7 +27,7 @@ export function App() {
         </label>
       </header>
       <main className="panes">
-        <MailPane api={api} arrivals={arrivals} />
+        <MailPane api={api} arrivals={arrivals} deliveries={deliveries} />
         <ForumPane api={api} />
       </main>
       <ActivityLog activity={activity} />

@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import type { SampleApi } from "./api.ts";
 import { ComposeForm } from "./ComposeForm.tsx";
 import { formatTime } from "./format.ts";
-import { type MessageArrival, useAction, useLoader } from "./hooks.ts";
+import { type DeliveryUpdate, type MessageArrival, useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 import { ThreadView } from "./ThreadView.tsx";
 
@@ -10,10 +10,12 @@ interface MailPaneProps {
   api: SampleApi;
   /** Messages that arrived, from the Inbox API's live events, oldest first. */
   arrivals: MessageArrival[];
+  /** The relay's answers about sent mail, from the same live events, oldest first. */
+  deliveries: DeliveryUpdate[];
 }
 
 /** Inboxes, their threads, and a form to send mail from the selected inbox. */
-export function MailPane({ api, arrivals }: MailPaneProps) {
+export function MailPane({ api, arrivals, deliveries }: MailPaneProps) {
   const inboxes = useLoader(() => api.listInboxes(), [api]);
   const [selected, setSelected] = useState<string>();
   // The last arrival seen in each inbox: later arrivals in another inbox show as "new".
@@ -78,6 +80,7 @@ export function MailPane({ api, arrivals }: MailPaneProps) {
           inboxId={selected}
           addresses={inboxes.data?.map((inbox) => inbox.inbox_id) ?? []}
           lastArrival={arrivals.findLast((arrival) => arrival.inboxId === selected)}
+          lastDelivery={deliveries.findLast((update) => update.inboxId === selected)}
         />
       )}
     </section>
@@ -91,9 +94,11 @@ interface InboxViewProps {
   addresses: string[];
   /** The newest arrival in this inbox: the thread list reloads when it changes. */
   lastArrival: MessageArrival | undefined;
+  /** The relay's newest answer about mail this inbox sent. */
+  lastDelivery: DeliveryUpdate | undefined;
 }
 
-function InboxView({ api, inboxId, addresses, lastArrival }: InboxViewProps) {
+function InboxView({ api, inboxId, addresses, lastArrival, lastDelivery }: InboxViewProps) {
   const threads = useLoader(() => api.listThreads(inboxId), [api, inboxId, lastArrival?.seq]);
   const [openThread, setOpenThread] = useState<string>();
   return (
@@ -126,6 +131,7 @@ function InboxView({ api, inboxId, addresses, lastArrival }: InboxViewProps) {
           inboxId={inboxId}
           threadId={openThread}
           lastArrival={lastArrival?.threadId === openThread ? lastArrival : undefined}
+          lastDelivery={lastDelivery?.threadId === openThread ? lastDelivery : undefined}
           onSent={threads.reload}
         />
       )}

@@ -1,8 +1,8 @@
-import type { Message } from "@pigeonhole/inbox";
+import type { Message, RecipientDelivery } from "@pigeonhole/inbox";
 import type { FormEvent } from "react";
 import type { SampleApi } from "./api.ts";
 import { addressOf, formatTime } from "./format.ts";
-import { type MessageArrival, useAction, useLoader } from "./hooks.ts";
+import { type DeliveryUpdate, type MessageArrival, useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 
 interface ThreadViewProps {
@@ -11,12 +11,17 @@ interface ThreadViewProps {
   threadId: string;
   /** The newest arrival in this thread: the thread reloads when it changes, so a reply shows without a reload. */
   lastArrival: MessageArrival | undefined;
+  /** The relay's newest answer about a message of this thread: the thread reloads to show the new status. */
+  lastDelivery: DeliveryUpdate | undefined;
   onSent: () => void;
 }
 
 /** One thread, oldest message first, with a reply form. */
-export function ThreadView({ api, inboxId, threadId, lastArrival, onSent }: ThreadViewProps) {
-  const thread = useLoader(() => api.getThread(inboxId, threadId), [api, inboxId, threadId, lastArrival?.seq]);
+export function ThreadView({ api, inboxId, threadId, lastArrival, lastDelivery, onSent }: ThreadViewProps) {
+  const thread = useLoader(
+    () => api.getThread(inboxId, threadId),
+    [api, inboxId, threadId, lastArrival?.seq, lastDelivery?.seq],
+  );
   const reply = useAction();
   const messages = thread.data?.messages ?? [];
   const last = messages.at(-1);
@@ -63,6 +68,7 @@ export function ThreadView({ api, inboxId, threadId, lastArrival, onSent }: Thre
                 ))}
               </ul>
             )}
+            {message.deliveries.length > 0 && <Deliveries deliveries={message.deliveries} />}
           </li>
         ))}
       </ol>
@@ -76,6 +82,22 @@ export function ThreadView({ api, inboxId, threadId, lastArrival, onSent }: Thre
       )}
       <ProblemNotice error={reply.problem} />
     </article>
+  );
+}
+
+/**
+ * Where each recipient of a sent message stands: `local` for an inbox of the service, `captured` when the Pigeonhole
+ * server has no relay (mail to outside addresses is kept, not sent), else what the relay answered.
+ */
+function Deliveries({ deliveries }: { deliveries: RecipientDelivery[] }) {
+  return (
+    <ul className="deliveries" aria-label="Deliveries">
+      {deliveries.map((delivery) => (
+        <li key={delivery.address} className={`delivery-${delivery.status}`} title={delivery.smtp_reply ?? undefined}>
+          {delivery.address}: {delivery.status}
+        </li>
+      ))}
+    </ul>
   );
 }
 

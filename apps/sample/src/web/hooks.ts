@@ -60,8 +60,11 @@ export function useAction() {
 
 export type MessageArrival = Extract<ServerEvent, { type: "message.received" }> & { seq: number };
 
+/** A relay's answer about a sent message, numbered like arrivals: the message's thread reloads on it. */
+export type DeliveryUpdate = Extract<ServerEvent, { type: "message.delivery" }> & { seq: number };
+
 /** What the clients' retries did: each retry, and each call that went through after some. */
-export type RetryActivity = Exclude<ServerEvent, { type: "message.received" }>;
+export type RetryActivity = Exclude<ServerEvent, { type: "message.received" | "message.delivery" }>;
 
 /**
  * Listens to the server's events: each message that arrives (from the Inbox API's live events), each retry of a client and each call
@@ -70,6 +73,7 @@ export type RetryActivity = Exclude<ServerEvent, { type: "message.received" }>;
 export function useServerEvents() {
   const [live, setLive] = useState(false);
   const [arrivals, setArrivals] = useState<MessageArrival[]>([]);
+  const [deliveries, setDeliveries] = useState<DeliveryUpdate[]>([]);
   const [activity, setActivity] = useState<RetryActivity[]>([]);
   useEffect(() => {
     let seq = 0;
@@ -83,11 +87,15 @@ export function useServerEvents() {
         seq += 1;
         const arrival = { ...event, seq };
         setArrivals((list) => [...list, arrival].slice(-100));
+      } else if (event.type === "message.delivery") {
+        seq += 1;
+        const update = { ...event, seq };
+        setDeliveries((list) => [...list, update].slice(-100));
       } else {
         setActivity((list) => [event, ...list].slice(0, 10));
       }
     };
     return () => source.close();
   }, []);
-  return { live, arrivals, activity };
+  return { live, arrivals, deliveries, activity };
 }

@@ -12,6 +12,7 @@ describe("readBenchSettings", () => {
       databaseUrl: undefined,
       poolSize: undefined,
       fanOut: { subscribers: 100, messages: 200, intervalMs: 10 },
+      mailMessages: 500,
     });
   });
 
@@ -28,6 +29,7 @@ describe("readBenchSettings", () => {
         BENCH_SUBSCRIBERS: "1000",
         BENCH_EVENTS: "5000",
         BENCH_EVENT_INTERVAL_MS: "2",
+        BENCH_SMTP_MESSAGES: "2000",
       }),
     ).toEqual({
       backends: ["postgres"],
@@ -38,6 +40,7 @@ describe("readBenchSettings", () => {
       databaseUrl: "postgres://bench@127.0.0.1:5432/bench",
       poolSize: 20,
       fanOut: { subscribers: 1000, messages: 5000, intervalMs: 2 },
+      mailMessages: 2000,
     });
   });
 
@@ -52,6 +55,7 @@ describe("readBenchSettings", () => {
     [{ BENCH_SUBSCRIBERS: "0" }, /BENCH_SUBSCRIBERS must be a whole number from 1 to 10000/],
     [{ BENCH_EVENTS: "1e3" }, /BENCH_EVENTS must be a whole number/],
     [{ BENCH_EVENT_INTERVAL_MS: "20000" }, /BENCH_EVENT_INTERVAL_MS must be a whole number from 1 to 10000/],
+    [{ BENCH_SMTP_MESSAGES: "200000" }, /BENCH_SMTP_MESSAGES must be a whole number from 1 to 100000/],
     [{ BENCH_DATABASE_URL: "mysql://localhost/db" }, /BENCH_DATABASE_URL must be a postgres:\/\/ address/],
   ])("refuses %o", (env, message) => {
     expect(() => readBenchSettings(env)).toThrow(message);

@@ -18,6 +18,8 @@ export interface BenchSettings {
   poolSize?: number;
   /** The event fan-out: WebSocket subscribers, messages sent, and the time from one send's start to the next. */
   fanOut: { subscribers: number; messages: number; intervalMs: number };
+  /** Messages each mail scenario handles: received over SMTP, and sent through the API on to a relay. */
+  mailMessages: number;
 }
 
 export class BenchSettingsError extends Error {
@@ -34,6 +36,7 @@ const LIMITS = {
   subscribers: 10_000,
   events: 100_000,
   eventIntervalMs: 10_000,
+  mailMessages: 100_000,
 };
 
 function whole(name: string, text: string, max: number): number {
@@ -62,7 +65,8 @@ function isBackend(name: string): name is Backend {
 /**
  * Reads `BENCH_BACKENDS` (default `sqlite,postgres`), `BENCH_INSTANCES` (default `1,2`), `BENCH_SECONDS` (5),
  * `BENCH_CONNECTIONS` (10), `BENCH_POSTS` (10000), `BENCH_DATABASE_URL`, `BENCH_POOL_SIZE`, and for the event
- * fan-out `BENCH_SUBSCRIBERS` (100), `BENCH_EVENTS` (200 messages) and `BENCH_EVENT_INTERVAL_MS` (10).
+ * fan-out `BENCH_SUBSCRIBERS` (100), `BENCH_EVENTS` (200 messages) and `BENCH_EVENT_INTERVAL_MS` (10), and for the
+ * mail scenarios `BENCH_SMTP_MESSAGES` (500).
  */
 export function readBenchSettings(env: Readonly<Record<string, string | undefined>>): BenchSettings {
   const backends = unique(list(env.BENCH_BACKENDS || "sqlite,postgres"));
@@ -101,5 +105,6 @@ export function readBenchSettings(env: Readonly<Record<string, string | undefine
       messages: whole("BENCH_EVENTS", env.BENCH_EVENTS || "200", LIMITS.events),
       intervalMs: whole("BENCH_EVENT_INTERVAL_MS", env.BENCH_EVENT_INTERVAL_MS || "10", LIMITS.eventIntervalMs),
     },
+    mailMessages: whole("BENCH_SMTP_MESSAGES", env.BENCH_SMTP_MESSAGES || "500", LIMITS.mailMessages),
   };
 }

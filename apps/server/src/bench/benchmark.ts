@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Relay, startRelay } from "@pigeonhole/mail-testing";
 import { TEST_KEYS } from "../testing/cli-process.ts";
 import { type BenchPostgres, openBenchPostgres, settlePostgres } from "./bench-postgres.ts";
 import { type Backend, type BenchSettings, readBenchSettings } from "./bench-settings.ts";
@@ -10,11 +12,21 @@ import { startCpuWindow } from "./cpu-window.ts";
 import { type FanOutResult, runFanOut } from "./fan-out.ts";
 import { renderFanOut } from "./fan-out-report.ts";
 import { runLoad } from "./load.ts";
+import { type MailMeasurement, renderMailTable } from "./mail-report.ts";
 import { canReadProcessCpu } from "./process-cpu.ts";
+import { runRelaySend } from "./relay-send.ts";
 import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
-import { ATTACHMENT_SIZES, benchScenarios, type SeededAttachment, type SeededData, SQLITE_GOALS } from "./scenarios.ts";
-import { seedAttachments, seedInboxes, seedPosts, seedVoters, voterKey } from "./seed.ts";
+import {
+  ATTACHMENT_SIZES,
+  benchScenarios,
+  SEND_MESSAGE_SCENARIO,
+  type SeededAttachment,
+  type SeededData,
+  SQLITE_GOALS,
+} from "./scenarios.ts";
+import { createInbox, seedAttachments, seedInboxes, seedPosts, seedVoters, voterKey } from "./seed.ts";
 import { type ServerInstances, startServerInstances } from "./server-instances.ts";
+import { runSmtpReceive } from "./smtp-receive.ts";
 import { runStreamingLoad } from "./streaming-load.ts";
 
 const SEEDED_INBOXES = 100;
@@ -147,6 +159,117 @@ async function measureConfiguration(
   }
 }
 
+/** What the mail scenarios of one configuration measured, and why any of them did not run. */
+interface MailResult {
+  rows: MailMeasurement[];
+  skipped: string[];
+}
+
+/** A new inbox for one mail scenario, so that its check sees only that scenario's messages. */
+const mailInbox = (scenario: string) => `${scenario}-${randomBytes(4).toString("hex")}`;
+
+/**
+ * Receives messages over SMTP on `count` instances started for it (SMTP on a free port each, one connection per
+ * sender allowed from 127.0.0.1).
+ */
+async function measureSmtpReceive(
+  settings: BenchSettings,
+  database: PreparedDatabase,
+  count: number,
+  parentCleanup: Cleanup,
+): Promise<MailMeasurement> {
+  const cleanup = parentCleanup.nested();
+  try {
+    const servers = await startServerInstances(count, database.serverArgs, {
+      smtp: true,
+      extraArgs: ["--smtp-connections-per-address", String(settings.connections)],
+    });
+    cleanup.add(() => servers.stop());
+    const [first] = servers.instances;
+    if (!first) {
+      throw new Error("No server instance to receive mail on.");
+    }
+    const inbox = await createInbox(first.inboxUrl, TEST_KEYS.inbox, mailInbox("smtp-bench"));
+    return await runSmtpReceive(
+      {
+        smtp: servers.instances.flatMap((instance) => (instance.smtp ? [instance.smtp] : [])),
+        inbox: { inboxUrl: first.inboxUrl, inboxKey: TEST_KEYS.inbox, inbox },
+        serverPids: servers.instances.map((instance) => instance.pid),
+        databasePid: database.databasePid,
+      },
+      { messages: settings.mailMessages, connections: settings.connections },
+    );
+  } finally {
+    await cleanup.run();
+  }
+}
+
+/** Sends through the API of `count` instances started with `relay` as their relay, on to an outside address. */
+async function measureRelaySend(
+  settings: BenchSettings,
+  database: PreparedDatabase,
+  count: number,
+  relay: Relay,
+  parentCleanup: Cleanup,
+): Promise<MailMeasurement> {
+  const cleanup = parentCleanup.nested();
+  try {
+    const servers = await startServerInstances(count, database.serverArgs, { extraArgs: ["--smtp-relay", relay.url] });
+    cleanup.add(() => servers.stop());
+    const [first] = servers.instances;
+    if (!first) {
+      throw new Error("No server instance to send through.");
+    }
+    const inbox = await createInbox(first.inboxUrl, TEST_KEYS.inbox, mailInbox("relay-bench"));
+    return await runRelaySend(
+      {
+        senders: servers.instances.map((instance) => ({
+          inboxUrl: instance.inboxUrl,
+          inboxKey: TEST_KEYS.inbox,
+          inbox,
+        })),
+        relay,
+        serverPids: servers.instances.map((instance) => instance.pid),
+        databasePid: database.databasePid,
+      },
+      { messages: settings.mailMessages, connections: settings.connections },
+    );
+  } finally {
+    await cleanup.run();
+  }
+}
+
+/** The mail scenarios on `count` instances; the relay one only where Postfix can start (as root, with Debian's). */
+async function measureMail(
+  settings: BenchSettings,
+  database: PreparedDatabase,
+  count: number,
+  parentCleanup: Cleanup,
+): Promise<MailResult> {
+  const rows = [await measureSmtpReceive(settings, database, count, parentCleanup)];
+  const cleanup = parentCleanup.nested();
+  try {
+    let relay: Relay;
+    try {
+      relay = await startRelay();
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+      return {
+        rows,
+        skipped: [
+          `relay scenario skipped: Postfix could not start (${reason}); it runs as root, with the packages ` +
+            "scripts/ensure-test-tools.sh installs.",
+        ],
+      };
+    }
+    cleanup.add(() => relay.stop());
+    rows.push(await measureRelaySend(settings, database, count, relay, cleanup));
+    return { rows, skipped: [] };
+  } finally {
+    await cleanup.run();
+  }
+}
+
 /**
  * Seeds the inboxes, and the attachments in the middle one, through a server instance of its own, before the
  * configurations are measured. The instance also creates the schema and registers the benchmark's keys.
@@ -228,6 +351,20 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
     for (const line of renderFanOut(fanOut)) {
       out(`  ${line}`);
     }
+    const mail = await measureMail(settings, database, count, cleanup);
+    out(
+      `  Mail: ${settings.mailMessages} messages per scenario over ${settings.connections} connections, on ` +
+        `${count === 1 ? "an instance" : `${count} instances`} started for each`,
+    );
+    for (const line of renderMailTable(
+      rows.find((row) => row.name === SEND_MESSAGE_SCENARIO),
+      mail.rows,
+    )) {
+      out(`  ${line}`);
+    }
+    for (const line of mail.skipped) {
+      out(`  ${line}`);
+    }
     out();
   }
 }
@@ -257,6 +394,15 @@ export async function runBenchmark(env: Readonly<Record<string, string | undefin
     `Event fan-out: ${settings.fanOut.subscribers} WebSocket subscribers on one API key hear ` +
       `${settings.fanOut.messages} messages sent one after another; latency from the start of a send's request to ` +
       "each subscriber's receipt of its event; events/s delivered from the first send to the last receipt.",
+  );
+  out(
+    `Mail: ${settings.mailMessages} messages per scenario, each with its own inbox. SMTP receive: Nodemailer's ` +
+      "pooled SMTP client into the servers' SMTP ports, one message at a time per connection; msg/s accepted (250), " +
+      "latency of each SMTP transaction, then every accepted message looked up through the API. Relayed: sends " +
+      "through the API to an outside address with a Postfix relay on 127.0.0.1 (--smtp-relay); msg/s from the " +
+      "first send to the relay's last delivery, latency from a send's start to the relay's acceptance as the " +
+      "server recorded it, then every message looked for once among the relay's deliveries. x HTTP send: against " +
+      "the send message scenario of the same configuration (its req/s over autocannon's connections).",
   );
   out();
   const cleanup = new Cleanup();

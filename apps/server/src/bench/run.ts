@@ -1,11 +1,12 @@
 // Throughput, latency and CPU use of the server's main operations (attachment downloads included) on SQLite and on
-// PostgreSQL with one or more instances, each next to a trivial Hono handler as the ceiling, and the latency of live
-// events fanned out to many WebSocket subscribers. Needs the built CLI and Linux.
+// PostgreSQL with one or more instances, each next to a trivial Hono handler as the ceiling, the latency of live
+// events fanned out to many WebSocket subscribers, and mail received over SMTP and relayed through Postfix (as root;
+// skipped when Postfix cannot start). Needs the built CLI and Linux.
 // Usage: pnpm --filter @pigeonhole/server bench (builds first)
 // BENCH_BACKENDS (sqlite,postgres), BENCH_INSTANCES (1,2), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_POSTS
 // (10000), BENCH_POOL_SIZE (the server's default) and BENCH_DATABASE_URL (an empty PostgreSQL database; by default a
 // throw-away cluster) set the run; BENCH_SUBSCRIBERS (100), BENCH_EVENTS (200) and BENCH_EVENT_INTERVAL_MS (10)
-// set the event fan-out.
+// set the event fan-out; BENCH_SMTP_MESSAGES (500) the messages of each mail scenario.
 import { runBenchmark } from "./benchmark.ts";
 
 await runBenchmark(process.env);

@@ -49,6 +49,9 @@ export interface SeededAttachment {
 /** The sizes of the attachments the download scenarios fetch: a small file and a large one. */
 export const ATTACHMENT_SIZES: readonly number[] = [4 * 1024, 1024 * 1024];
 
+/** The name of the scenario that sends a message through the API, which the mail scenarios are compared with. */
+export const SEND_MESSAGE_SCENARIO = "send message";
+
 /** The server's main operations, on the seeded data. */
 export function benchScenarios(keys: BenchKeys, seeded: SeededData): Scenario[] {
   const forumHeaders = { Authorization: `Bearer ${keys.forum}`, "Content-Type": "application/json" };
@@ -102,7 +105,7 @@ export function benchScenarios(keys: BenchKeys, seeded: SeededData): Scenario[] 
       request: { path: "/v0/inboxes", headers: inboxHeaders },
     },
     {
-      name: "send message",
+      name: SEND_MESSAGE_SCENARIO,
       kind: "write",
       service: "inbox",
       request: {

@@ -12,7 +12,11 @@ import type { SeededAttachment } from "./scenarios.ts";
 const PARALLEL = 8;
 
 /** Runs `call` for 0 to `count - 1`, at most `parallel` at a time. */
-async function inParallel(count: number, parallel: number, call: (index: number) => Promise<void>): Promise<void> {
+export async function inParallel(
+  count: number,
+  parallel: number,
+  call: (index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(parallel, count) }, async () => {
@@ -72,19 +76,24 @@ export async function seedPosts(location: string, forumKey: string, count: numbe
 export async function seedInboxes(inboxUrl: string, inboxKey: string, count: number): Promise<string[]> {
   const addresses: string[] = new Array(count);
   await inParallel(count, PARALLEL, async (i) => {
-    const response = await fetch(`${inboxUrl}/v0/inboxes`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${inboxKey}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ username: `bench-${i}` }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!response.ok) {
-      throw new Error(`Could not create the inbox bench-${i}: ${response.status} ${await response.text()}`);
-    }
-    const inbox = (await response.json()) as Inbox;
-    addresses[i] = inbox.inbox_id;
+    addresses[i] = await createInbox(inboxUrl, inboxKey, `bench-${i}`);
   });
   return addresses;
+}
+
+/** Creates the inbox `username` through the Inbox API; answers its address. */
+export async function createInbox(inboxUrl: string, inboxKey: string, username: string): Promise<string> {
+  const response = await fetch(`${inboxUrl}/v0/inboxes`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${inboxKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ username }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) {
+    throw new Error(`Could not create the inbox ${username}: ${response.status} ${await response.text()}`);
+  }
+  const inbox = (await response.json()) as Inbox;
+  return inbox.inbox_id;
 }
 
 /** The keys of the voting agents the benchmark seeds: `bench-voter-<i>`. */

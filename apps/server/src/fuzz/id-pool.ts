@@ -110,9 +110,18 @@ export class IdPool {
     return candidates.length === 0 ? this.resolve(reference) : candidates[reference.pick % candidates.length];
   }
 
-  /** Files an id under `key`, unless it is filed there already; answers whether it was new. */
+  /**
+   * Files an id under `key`, unless it is filed there already; answers whether it was new. A deleted id that an
+   * answer names again was made again (a deleted inbox's address is free to create anew), so it is live once more.
+   */
   add(key: string, id: string, owner: Owner): boolean {
     const filed = this.#filed.get(key) ?? new Set<string>();
+    const revived = this.#gone.findIndex((gone) => gone.key === key && identity(gone.id) === identity(id));
+    if (revived >= 0 && owner === "own") {
+      this.#gone.splice(revived, 1);
+      this.#ids.own.set(key, [...(this.#ids.own.get(key) ?? []), id]);
+      return true;
+    }
     if (filed.has(identity(id))) {
       return false;
     }

@@ -85,6 +85,38 @@ describe("attachment downloads", () => {
     }
   });
 
+  it("serves an attachment whose content_type is not a media type as application/octet-stream, bytes intact", async () => {
+    const from = await newInbox("odd-type");
+    const oddTypes = ["not a type", "text/plain\nX-Injected: yes", "тип/файла"];
+    const sent = expectData(
+      await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+        params: { path: { inbox_id: from } },
+        body: {
+          to: "someone@example.com",
+          attachments: oddTypes.map((contentType, index) => ({
+            filename: `odd-${index}.bin`,
+            content: Buffer.from(EVERY_BYTE).toString("base64"),
+            content_type: contentType,
+          })),
+        },
+      }),
+    );
+    const message = expectData(
+      await t.inbox.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+        params: { path: { inbox_id: from, message_id: sent.message_id } },
+      }),
+    );
+    // The record keeps what the sender said; only the header falls back.
+    expect(message.attachments.map((attachment) => attachment.content_type)).toEqual(oddTypes);
+    for (const attachment of message.attachments) {
+      const { bytes, response } = await download(t.inbox, from, sent.message_id, attachment.attachment_id);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("application/octet-stream");
+      expect(response.headers.get("x-injected")).toBeNull();
+      expect(bytes).toEqual(EVERY_BYTE);
+    }
+  });
+
   it("answers 404 for another key's message, an unknown attachment and an attachment of another message", async () => {
     const from = await newInbox("files-private");
     const sent = expectData(

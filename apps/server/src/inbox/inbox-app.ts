@@ -29,6 +29,12 @@ export interface InboxAppOptions {
   onDeliveriesEnqueued(): void;
   /** Called after a send has committed, with the pods it stored events for. */
   onEventsStored?(podIds: readonly string[]): void;
+  /** The domain of inboxes created without one (`ServerOptions.domains`). */
+  defaultDomain?: string;
+  /** Outside recipients are queued for the relay (`queued`) rather than kept (`captured`). */
+  relayConfigured?: boolean;
+  /** Called after a send that queued mail for the relay has committed. */
+  onMailQueued?(): void;
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
   logger: ServerLogger;
@@ -47,6 +53,7 @@ export function createInboxApp(options: InboxAppOptions) {
       inboxes: options.storage.inboxes,
       webhooks: options.storage.webhooks,
       isValidAddress: compileAddressRule(spec),
+      defaultDomain: options.defaultDomain,
       pageTokens: options.pageTokens,
       clock: options.clock,
       send: {
@@ -54,6 +61,8 @@ export function createInboxApp(options: InboxAppOptions) {
         sendsPerDay: options.limits.sendsPerDay,
         onDeliveriesEnqueued: options.onDeliveriesEnqueued,
         onEventsStored: options.onEventsStored,
+        relayConfigured: options.relayConfigured,
+        onMailQueued: options.onMailQueued,
       },
     }),
     formatProblem: formatInboxProblem,

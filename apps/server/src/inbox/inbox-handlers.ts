@@ -32,6 +32,8 @@ export interface InboxHandlerDependencies {
   webhooks: WebhookStore;
   /** The spec's address rule, which an address assembled from `username` and `domain` must follow too. */
   isValidAddress(address: string): boolean;
+  /** The domain of inboxes created without one. */
+  defaultDomain?: string;
   pageTokens: PageTokens;
   clock: Clock;
   send: Omit<SendContext, "clock">;
@@ -98,7 +100,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
   return {
     async createInbox({ body }, { caller }) {
       const username = body?.username ?? `inbox-${randomLowerAlphanumeric(10)}`;
-      const domain = (body?.domain ?? DEFAULT_DOMAIN).toLowerCase();
+      const domain = (body?.domain ?? deps.defaultDomain ?? DEFAULT_DOMAIN).toLowerCase();
       const address = `${username}@${domain}`;
       // Each part has its own pattern, but only the whole address can break the length limit; an inbox whose
       // address the rest of the API refuses could never be read, sent from or named in a webhook.
@@ -171,7 +173,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
 
     async getMessage({ path }, { caller }) {
       const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
-      return { status: 200, body: toMessage(found.message, found.attachments) };
+      return { status: 200, body: toMessage(found.message, found.attachments, found.deliveries) };
     },
 
     async updateMessage({ path, body }, { caller }) {
@@ -181,7 +183,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       if (!updated) {
         throw notFound("Message", path.message_id, "message_id");
       }
-      return { status: 200, body: toMessage(updated.message, updated.attachments) };
+      return { status: 200, body: toMessage(updated.message, updated.attachments, updated.deliveries) };
     },
 
     async getAttachment({ path }, { caller }) {
@@ -193,14 +195,14 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       return {
         status: 200,
         body: attachment.content,
-        contentType: attachment.content_type,
+        contentType: servableMediaType(attachment.content_type),
         headers: { "Content-Disposition": contentDisposition(attachment.filename) },
       };
     },
 
     async getRawMessage({ path }, { caller }) {
       const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
-      const message = toMessage(found.message, found.attachments);
+      const message = toMessage(found.message, found.attachments, found.deliveries);
       // Messages stored before sources were kept get one built from their fields, the same bytes on every read.
       const source =
         (await inboxes.findMessageSource(message.message_id)) ??
@@ -225,7 +227,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
 
     async replyToMessage({ path, headers, body }, { caller }) {
       const { inbox, found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
-      const message = toMessage(found.message, found.attachments);
+      const message = toMessage(found.message, found.attachments, found.deliveries);
       const recipients = replyRecipients(inbox.inbox_id, message, body.reply_all ?? false);
       if (recipients.to.length === 0) {
         throw new InboxProblem(
@@ -263,7 +265,9 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       if (!found) {
         throw notFound("Thread", path.thread_id, "thread_id");
       }
-      const messages = found.messages.map(({ message, attachments }) => toMessage(message, attachments));
+      const messages = found.messages.map(({ message, attachments, deliveries }) =>
+        toMessage(message, attachments, deliveries),
+      );
       return { status: 200, body: { ...toThreadItem(found.thread), messages } };
     },
 
@@ -324,4 +328,15 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       return { status: 204, body: undefined };
     },
   };
+}
+
+// type/subtype with optional parameters, in the characters a header may carry (RFC 9110 media-type).
+const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[\x20-\x7e\t]*)?$/;
+
+/**
+ * An attachment's `content_type` as a `Content-Type` header: a sender may have given any string, and one that is not
+ * a media type (or holds characters a header cannot) is served as the bytes it is, `application/octet-stream`.
+ */
+function servableMediaType(contentType: string): string {
+  return MEDIA_TYPE.test(contentType) ? contentType : "application/octet-stream";
 }

@@ -1,4 +1,12 @@
-import type { Attachment, Inbox, Message, MessageItem, ThreadItem, Webhook } from "@pigeonhole/inbox-types";
+import type {
+  Attachment,
+  Inbox,
+  Message,
+  MessageItem,
+  RecipientDelivery,
+  ThreadItem,
+  Webhook,
+} from "@pigeonhole/inbox-types";
 import type { NewMessageRow, ThreadColumns } from "../storage/inbox/send-store.ts";
 import type { InboxRow, MessageRow, ThreadRow, WebhookRow } from "../storage/schema.ts";
 
@@ -49,8 +57,9 @@ export const toMessageItem = (row: MessageRow, attachments: Attachment[]): Messa
   updated_at: row.updated_at,
 });
 
-export const toMessage = (row: MessageRow, attachments: Attachment[]): Message => ({
+export const toMessage = (row: MessageRow, attachments: Attachment[], deliveries: RecipientDelivery[]): Message => ({
   ...toMessageItem(row, attachments),
+  deliveries,
   reply_to: parseList(row.reply_to_addresses),
   text: row.text_body,
   html: row.html_body,
@@ -82,7 +91,7 @@ export const toThreadColumns = (thread: ThreadItem): ThreadColumns => ({
   updated_at: thread.updated_at,
 });
 
-export const toMessageRow = (message: Omit<Message, "attachments">): NewMessageRow => ({
+export const toMessageRow = (message: Omit<Message, "attachments" | "deliveries">): NewMessageRow => ({
   inbox_id: message.inbox_id,
   message_id: message.message_id,
   thread_id: message.thread_id,

@@ -1,15 +1,16 @@
-import type { Message, SendMessageRequest, SendMessageResponse, ThreadItem } from "@pigeonhole/inbox-types";
+import type { Message, RecipientDelivery, SendMessageRequest, SendMessageResponse } from "@pigeonhole/inbox-types";
 import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
-import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
-import type { NewEvent } from "../storage/inbox/event-log.ts";
-import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
+import type { NewRecipientDelivery } from "../storage/inbox/recipient-deliveries.ts";
+import type { SendStore } from "../storage/inbox/send-store.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
+import { EventRecorder } from "./event-recorder.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import { buildMessageSource } from "./message-source.ts";
-import { toMessageRow, toThreadColumns, toThreadItem } from "./records.ts";
+import { toMessageRow } from "./records.ts";
+import { joinThread, messageIdsIn, replyTargetsOf, saveThread } from "./thread-joining.ts";
 import { messageReceivedEvent, messageSentEvent, newEventId } from "./webhooks/events.ts";
 
 export const MAX_RECIPIENTS = 50;
@@ -22,6 +23,10 @@ export interface SendContext {
   sends: SendStore;
   clock: Clock;
   sendsPerDay: number;
+  /** Whether outside recipients go out through a relay (`queued`) or are only kept (`captured`). */
+  relayConfigured?: boolean;
+  /** Called after a send that queued mail for the relay has committed. */
+  onMailQueued?(): void;
   /** Called after a send that enqueued webhook deliveries has committed. */
   onDeliveriesEnqueued(): void;
   /** Called after a send has committed, with the pods it stored events for. */
@@ -52,9 +57,6 @@ function headerValue(headers: Record<string, string>, name: string): string | un
   }
   return undefined;
 }
-
-const messageIdsIn = (value: string | undefined): string[] =>
-  value ? (value.match(/<[^<>\s]+>/g) ?? value.split(/\s+/).filter(Boolean)) : [];
 
 /** An attachment of a send: its metadata plus the decoded content. */
 interface DecodedAttachment {
@@ -93,48 +95,6 @@ function secondsToNextUtcDay(epochMs: number): number {
   return Math.max(1, Math.ceil((next.getTime() - epochMs) / 1000));
 }
 
-/** The thread a new copy joins in one inbox: the thread of the message it replies to, or a new one. */
-async function joinThread(
-  tx: SendTransaction,
-  copy: Omit<Message, "attachments" | "thread_id">,
-  replyTargets: string[],
-  participants: string[],
-): Promise<{ thread: ThreadItem; isNew: boolean }> {
-  const existingRow = await tx.findThreadOfMessages(copy.inbox_id, replyTargets);
-  if (!existingRow) {
-    return {
-      isNew: true,
-      thread: {
-        thread_id: `thd_${randomBase62(16)}`,
-        inbox_id: copy.inbox_id,
-        subject: copy.subject,
-        participants: [...new Set(participants)],
-        labels: [...new Set(copy.labels)],
-        message_count: 1,
-        last_message_at: copy.timestamp,
-        created_at: copy.created_at,
-        updated_at: copy.created_at,
-      },
-    };
-  }
-  const existing = toThreadItem(existingRow);
-  return {
-    isNew: false,
-    thread: {
-      ...existing,
-      participants: [...new Set([...existing.participants, ...participants])],
-      labels: [...new Set([...existing.labels, ...copy.labels])],
-      message_count: existing.message_count + 1,
-      last_message_at: [copy.timestamp, existing.last_message_at].sort().at(-1) ?? copy.timestamp,
-      updated_at: copy.created_at,
-    },
-  };
-}
-
-async function saveThread(tx: SendTransaction, { thread, isNew }: { thread: ThreadItem; isNew: boolean }) {
-  await (isNew ? tx.insertThread(toThreadColumns(thread)) : tx.updateThread(toThreadColumns(thread)));
-}
-
 /**
  * Sends a message: stores the sender's copy (labelled `sent`) and a copy (labelled `received`) in every inbox of this
  * service among the recipients, threads each copy by its reply headers within its inbox, and writes the
@@ -164,8 +124,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   const headers = body.headers ?? {};
   const inReplyTo = headerValue(headers, "In-Reply-To")?.trim() || null;
   const references = messageIdsIn(headerValue(headers, "References"));
-  // The message answered comes first, then the conversation from newest to oldest.
-  const replyTargets = [...new Set([...messageIdsIn(inReplyTo ?? undefined), ...references.toReversed()])];
+  const replyTargets = replyTargetsOf(inReplyTo, references);
 
   const nowMs = context.clock.now();
   const now = isoTimestamp(nowMs);
@@ -191,6 +150,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
 
   let enqueued = 0;
   let eventPods: string[] = [];
+  let mailQueued = false;
   const response = await context.sends.inSendTransaction(async (tx) => {
     const sender = await tx.findInbox(request.podId, request.inboxId);
     if (!sender) {
@@ -245,29 +205,34 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       updated_at: now,
     };
     const attachmentRecords = attachments.map(({ content: _content, ...metadata }) => metadata);
-    const deliveries: NewDelivery[] = [];
-    // Every event is logged, whether or not a webhook wants it: the live stream reads it from the log.
-    const events: NewEvent[] = [];
-    const enqueue = async (podId: string, inboxId: string, event: { event_type: string; event_id: string }) => {
-      const payload = JSON.stringify(event);
-      events.push({ podId, inboxId, eventId: event.event_id, eventType: event.event_type, payload });
-      for (const webhookId of await tx.findSubscribedWebhooks(podId, event.event_type, inboxId)) {
-        deliveries.push({
-          webhookId,
-          inboxId,
-          eventId: event.event_id,
-          eventType: event.event_type,
-          payload,
-        });
-      }
-    };
-
+    const recorder = new EventRecorder(tx);
     const recipientAddresses = [...new Set([...to, ...cc, ...bcc].map(normalizeAddress))];
     const hosted = await tx.findInboxesByAddress(recipientAddresses);
     const sendsToItself = hosted.some((inbox) => inbox.inboxId === sender.inbox_id);
     const userLabels = (body.labels ?? []).filter((label) => label !== "sent" && label !== "received");
     const senderLabels = [...new Set(["sent", ...userLabels, ...(sendsToItself ? RECEIVED_LABELS : [])])];
     const participants = [fromAddress, ...recipientAddresses];
+
+    const hostedAddresses = new Set(hosted.map((inbox) => inbox.inboxId));
+    const recipientDeliveries = recipientAddresses.map((address): NewRecipientDelivery => {
+      const local = hostedAddresses.has(address);
+      return {
+        podId: request.podId,
+        inboxId: sender.inbox_id,
+        messageId,
+        address,
+        status: local ? "local" : context.relayConfigured ? "queued" : "captured",
+        updatedAt: now,
+        nextAttemptAtMs: !local && context.relayConfigured ? nowMs : null,
+      };
+    });
+    const deliveries: RecipientDelivery[] = recipientDeliveries.map((delivery) => ({
+      address: delivery.address,
+      status: delivery.status,
+      smtp_reply: null,
+      attempts: 0,
+      updated_at: now,
+    }));
 
     const senderCopy = { ...base, inbox_id: sender.inbox_id, labels: senderLabels, bcc };
     const senderThread = await joinThread(tx, senderCopy, replyTargets, participants);
@@ -276,11 +241,13 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       ...senderCopy,
       thread_id: senderThread.thread.thread_id,
       attachments: attachmentRecords,
+      deliveries,
     };
     await tx.insertMessage(toMessageRow(senderMessage));
-    await enqueue(request.podId, sender.inbox_id, messageSentEvent(newEventId(), senderMessage));
+    await tx.insertRecipientDeliveries(recipientDeliveries);
+    await recorder.record(request.podId, sender.inbox_id, messageSentEvent(newEventId(), senderMessage));
     if (sendsToItself) {
-      await enqueue(
+      await recorder.record(
         request.podId,
         sender.inbox_id,
         messageReceivedEvent(newEventId(), senderMessage, senderThread.thread),
@@ -295,17 +262,16 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       const visibleParticipants = [fromAddress, ...[...to, ...cc].map(normalizeAddress), recipient.inboxId];
       const { thread, isNew } = await joinThread(tx, copy, replyTargets, visibleParticipants);
       await saveThread(tx, { thread, isNew });
-      const message: Message = { ...copy, thread_id: thread.thread_id, attachments: attachmentRecords };
+      const message: Message = { ...copy, thread_id: thread.thread_id, attachments: attachmentRecords, deliveries: [] };
       await tx.insertMessage(toMessageRow(message));
-      await enqueue(recipient.podId, recipient.inboxId, messageReceivedEvent(newEventId(), message, thread));
+      await recorder.record(recipient.podId, recipient.inboxId, messageReceivedEvent(newEventId(), message, thread));
     }
 
     await tx.insertAttachments(
       attachments.map((attachment, position) => ({ message_id: messageId, position, ...attachment })),
     );
     await tx.insertMessageSource(messageId, source);
-    await tx.enqueueDeliveries(deliveries, now, nowMs);
-    await tx.appendEvents(events, nowMs);
+    await recorder.store(now, nowMs);
     const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
     if (request.idempotencyKey !== undefined) {
       await tx.completeIdempotencyKey(request.podId, request.idempotencyKey, result.message_id, result.thread_id);
@@ -320,8 +286,9 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
         { retryAfterSeconds: secondsToNextUtcDay(nowMs) },
       );
     }
-    enqueued = deliveries.length;
-    eventPods = [...new Set(events.map((event) => event.podId))];
+    enqueued = recorder.deliveryCount;
+    eventPods = recorder.pods;
+    mailQueued = recipientDeliveries.some((delivery) => delivery.status === "queued");
     return result;
   });
   if (enqueued > 0) {
@@ -329,6 +296,9 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   }
   if (eventPods.length > 0) {
     context.onEventsStored?.(eventPods);
+  }
+  if (mailQueued) {
+    context.onMailQueued?.();
   }
   return response;
 }

@@ -41,6 +41,8 @@ export async function startInstances(count: number, extraArgs: string[] = []): P
       "0",
       "--forum-port",
       "0",
+      "--smtp-port",
+      "0",
       "--dev-keys",
       "--allow-private-webhooks",
       "--quiet",

@@ -7,6 +7,8 @@ import type { EventLog } from "./inbox/event-log.ts";
 import { SqlEventLog } from "./inbox/event-log.ts";
 import type { InboxStore } from "./inbox/inbox-store.ts";
 import { SqlInboxStore } from "./inbox/inbox-store.ts";
+import type { MailQueue } from "./inbox/mail-queue.ts";
+import { SqlMailQueue } from "./inbox/mail-queue.ts";
 import type { SendStore } from "./inbox/send-store.ts";
 import { SqlSendStore } from "./inbox/send-store.ts";
 import type { WebhookStore } from "./inbox/webhook-store.ts";
@@ -35,6 +37,8 @@ export interface Storage {
   readonly webhooks: WebhookStore;
   readonly sends: SendStore;
   readonly outbox: DeliveryOutbox;
+  /** Outside recipients waiting for the relay. */
+  readonly mailQueue: MailQueue;
   readonly forum: ForumStore;
   readonly events: EventLog;
   /**
@@ -107,6 +111,7 @@ function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string,
     webhooks: new SqlWebhookStore(db, dialect),
     sends: new SqlSendStore(db, dialect),
     outbox: new SqlDeliveryOutbox(db, dialect),
+    mailQueue: new SqlMailQueue(db, dialect),
     forum: new SqlForumStore(db, dialect),
     events: new SqlEventLog(db, dialect),
     listenForEvents: () => ({ close: async () => {} }),

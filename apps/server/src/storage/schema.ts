@@ -20,6 +20,7 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveryTable;
   events: EventTable;
   event_positions: EventPositionTable;
+  recipient_deliveries: RecipientDeliveryTable;
   forum_communities: ForumCommunityTable;
   forum_posts: ForumPostTable;
   forum_comments: ForumCommentTable;
@@ -167,6 +168,27 @@ export interface WebhookDeliveryTable {
   claimed_until_ms: number | null;
   /** The inbox whose event this is (null only for deliveries stored before inboxes could be deleted). */
   inbox_id: string | null;
+}
+
+export type RecipientDeliveryStatus = "local" | "captured" | "queued" | "delayed" | "delivered" | "bounced";
+
+/**
+ * One recipient of a sent message (the sender's copy). Rows still waiting for the relay have `next_attempt_at_ms`;
+ * a worker holds one while `claimed_until_ms` has not passed.
+ */
+export interface RecipientDeliveryTable {
+  seq: Generated<number>;
+  pod_id: string;
+  inbox_id: string;
+  message_id: string;
+  address: string;
+  status: RecipientDeliveryStatus;
+  smtp_reply: string | null;
+  attempts: number;
+  updated_at: string;
+  next_attempt_at_ms: number | null;
+  claimed_by: string | null;
+  claimed_until_ms: number | null;
 }
 
 /** An event of a pod as the live stream sends it: `payload` is the exact JSON a webhook delivery carries. */

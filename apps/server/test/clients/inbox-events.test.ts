@@ -49,9 +49,18 @@ async function newTenant(on: Server = server, baseUrl = on.inbox.url): Promise<T
 
 /** An event as `<event_type> <message_id>`, the message it is about. */
 function describeEvent(event: WebhookEvent): string {
-  return event.event_type === "message.sent"
-    ? `${event.event_type} ${event.send.message_id}`
-    : `${event.event_type} ${event.message.message_id}`;
+  switch (event.event_type) {
+    case "message.received":
+      return `${event.event_type} ${event.message.message_id}`;
+    case "message.sent":
+      return `${event.event_type} ${event.send.message_id}`;
+    case "message.delivered":
+      return `${event.event_type} ${event.delivery.message_id}`;
+    case "message.delayed":
+      return `${event.event_type} ${event.delay.message_id}`;
+    case "message.bounced":
+      return `${event.event_type} ${event.bounce.message_id}`;
+  }
 }
 
 /** The next `count` events of `events`, leaving the loop after them; fails after `WAIT_MS`. */

@@ -390,6 +390,72 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Message delivered
+         * @description Sent by the service to the `url` of each enabled webhook whose `event_types` include `message.delivered` (or are null) and whose `inbox_ids` include the sending inbox (or are null), when the relay accepts a sent message for one or more recipients outside this service. The body carries the ids, time and those recipients.
+         *
+         *     Every delivery is signed as [Standard Webhooks](https://www.standardwebhooks.com/) (Svix-compatible): compute HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{raw body}` with the base64-decoding of the webhook `secret` after `whsec_` as key, base64-encode it, and compare it in constant time with each `v1,<base64>` entry of `webhook-signature`. Reject timestamps more than 5 minutes away from your clock. The same values are sent under the `svix-*` header names, so the `standardwebhooks` and `svix` libraries both verify deliveries as they are. This request carries no API key (`security: []`): the signature is its authentication.
+         */
+        post: operations["onMessageDelivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.delayed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Message delayed
+         * @description Sent by the service to the `url` of each enabled webhook whose `event_types` include `message.delayed` (or are null) and whose `inbox_ids` include the sending inbox (or are null), the first time the relay fails for now for a recipient (a 4xx reply or no connection). The service keeps trying; a `message.delivered` or `message.bounced` follows.
+         *
+         *     Every delivery is signed as [Standard Webhooks](https://www.standardwebhooks.com/) (Svix-compatible): compute HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{raw body}` with the base64-decoding of the webhook `secret` after `whsec_` as key, base64-encode it, and compare it in constant time with each `v1,<base64>` entry of `webhook-signature`. Reject timestamps more than 5 minutes away from your clock. The same values are sent under the `svix-*` header names, so the `standardwebhooks` and `svix` libraries both verify deliveries as they are. This request carries no API key (`security: []`): the signature is its authentication.
+         */
+        post: operations["onMessageDelayed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "message.bounced": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Message bounced
+         * @description Sent by the service to the `url` of each enabled webhook whose `event_types` include `message.bounced` (or are null) and whose `inbox_ids` include the sending inbox (or are null), when the relay refuses a sent message for good for one or more recipients (a 5xx reply), or when the retries for a recipient run out.
+         *
+         *     Every delivery is signed as [Standard Webhooks](https://www.standardwebhooks.com/) (Svix-compatible): compute HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{raw body}` with the base64-decoding of the webhook `secret` after `whsec_` as key, base64-encode it, and compare it in constant time with each `v1,<base64>` entry of `webhook-signature`. Reject timestamps more than 5 minutes away from your clock. The same values are sent under the `svix-*` header names, so the `standardwebhooks` and `svix` libraries both verify deliveries as they are. This request carries no API key (`security: []`): the signature is its authentication.
+         */
+        post: operations["onMessageBounced"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -422,7 +488,7 @@ export interface components {
             after?: string;
         };
         /** @description A message the live event stream sends: first `subscribed` (or an `error`), then events exactly as webhooks carry them (`type` `event`), each with its `event_id`. Ignore message types you do not know. */
-        EventStreamMessage: components["schemas"]["EventSubscribed"] | components["schemas"]["EventStreamError"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"];
+        EventStreamMessage: components["schemas"]["EventSubscribed"] | components["schemas"]["EventStreamError"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageDelayedEvent"] | components["schemas"]["MessageBouncedEvent"];
         /**
          * Format: email
          * @description An e-mail address as this API takes and answers it, everywhere: a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case.
@@ -911,6 +977,36 @@ export interface components {
              */
             thread_id: string;
         };
+        /** @description Where one recipient of a sent message stands. `local`: the address is an inbox of this service and has its copy. `captured`: no relay is configured (the local default), so the message was kept and not sent. `queued`: waiting for its first attempt through the relay. `delayed`: the relay failed for now (a 4xx reply or no connection) and the service will try again. `delivered`: the relay accepted it (250). `bounced`: the relay refused it for good (a 5xx reply) or the retries ran out. */
+        RecipientDelivery: {
+            /**
+             * @description The recipient's address, from `to`, `cc` or `bcc`.
+             * @example ada@example.com
+             */
+            address: components["schemas"]["EmailAddress"];
+            /**
+             * @description Where the delivery stands (see the schema's description).
+             * @example delivered
+             * @enum {string}
+             */
+            status: "local" | "captured" | "queued" | "delayed" | "delivered" | "bounced";
+            /**
+             * @description The relay's last reply about this recipient, or null before any (and for `local` and `captured`).
+             * @example 250 2.0.0 Ok: queued as 4F1A2B3C4D
+             */
+            smtp_reply: string | null;
+            /**
+             * @description Attempts made through the relay so far.
+             * @example 1
+             */
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description When the status last changed (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:02.000Z
+             */
+            updated_at: string;
+        };
         /** @description A message of an inbox, with its bodies. Each inbox holds its own copy: the sender's copy is labelled `sent`; a message sent to an address hosted by this service is also delivered to that inbox as a copy labelled `received`. Replies (messages whose `In-Reply-To` or `References` name a message of the thread) join its thread. */
         Message: {
             /**
@@ -1034,6 +1130,19 @@ export interface components {
              * @example 66342
              */
             size: number;
+            /**
+             * @description Where each recipient of a sent message stands, one entry per address of `to`, `cc` and `bcc` (empty on a received copy): `local` for inboxes of this service, otherwise through the relay (`queued`, `delayed`, `delivered`, `bounced`), or `captured` when no relay is configured.
+             * @example [
+             *       {
+             *         "address": "ada@example.com",
+             *         "status": "delivered",
+             *         "smtp_reply": "250 2.0.0 Ok: queued as 4F1A2B3C4D",
+             *         "attempts": 1,
+             *         "updated_at": "2026-11-22T09:30:02.000Z"
+             *       }
+             *     ]
+             */
+            deliveries: components["schemas"]["RecipientDelivery"][];
             /**
              * Format: date-time
              * @description When this copy was stored (ISO 8601, UTC, milliseconds).
@@ -1291,6 +1400,15 @@ export interface components {
              *         "references": [],
              *         "headers": {},
              *         "size": 1342,
+             *         "deliveries": [
+             *           {
+             *             "address": "ada@example.com",
+             *             "status": "delivered",
+             *             "smtp_reply": "250 2.0.0 Ok: queued as 4F1A2B3C4D",
+             *             "attempts": 1,
+             *             "updated_at": "2026-11-22T09:30:02.000Z"
+             *           }
+             *         ],
              *         "created_at": "2026-11-22T09:30:00.000Z",
              *         "updated_at": "2026-11-22T09:30:00.000Z"
              *       }
@@ -1299,11 +1417,11 @@ export interface components {
             messages: components["schemas"]["Message"][];
         };
         /**
-         * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox) and `message.sent` (an inbox sent a message); the other names are accepted in a webhook's `event_types` filter for compatibility, and the server never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
+         * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox), `message.sent` (an inbox sent a message), and for recipients outside the service `message.delivered`, `message.delayed` and `message.bounced` (what the relay answered); the other names are accepted in a webhook's `event_types` filter for compatibility, and the server never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
          * @example message.received
          * @enum {string}
          */
-        EventType: "message.received" | "message.received.spam" | "message.received.blocked" | "message.received.unauthenticated" | "message.sent" | "message.delivered" | "message.bounced" | "message.complained" | "message.rejected" | "domain.verified";
+        EventType: "message.received" | "message.received.spam" | "message.received.blocked" | "message.received.unauthenticated" | "message.sent" | "message.delivered" | "message.delayed" | "message.bounced" | "message.complained" | "message.rejected" | "domain.verified";
         /** @description A webhook: an HTTPS address that receives a signed POST for each event of the subscribed types in the subscribed inboxes. Verify each delivery with `secret` (see the `webhooks` section). */
         Webhook: {
             /**
@@ -1547,7 +1665,7 @@ export interface components {
              */
             thread: components["schemas"]["ThreadItem"];
         };
-        /** @description The `send` object of a `message.sent` event; fetch the whole message with Get Message. */
+        /** @description The `send` object of a `message.sent` event, and the `delivery` object of a `message.delivered` event; fetch the whole message with Get Message. */
         MessageSent: {
             /**
              * @description Address of the inbox that sent the message.
@@ -1566,12 +1684,12 @@ export interface components {
             message_id: string;
             /**
              * Format: date-time
-             * @description When the message was sent (ISO 8601, UTC, milliseconds).
+             * @description When the message was sent, or for `message.delivered` when the relay accepted it (ISO 8601, UTC, milliseconds).
              * @example 2026-11-22T09:30:00.000Z
              */
             timestamp: string;
             /**
-             * @description All recipient addresses of the message (`to`, `cc` and `bcc`).
+             * @description All recipient addresses of the message (`to`, `cc` and `bcc`); for `message.delivered`, those the relay accepted.
              * @example [
              *       "ada@example.com"
              *     ]
@@ -1610,6 +1728,212 @@ export interface components {
              *     }
              */
             send: components["schemas"]["MessageSent"];
+        };
+        /** @description Body of a `message.delivered` delivery: the relay accepted a sent message for these recipients. New fields may be added; ignore the ones you do not know. */
+        MessageDeliveredEvent: {
+            /**
+             * @description Always `event`.
+             * @example event
+             * @constant
+             */
+            type: "event";
+            /**
+             * @description Always `message.delivered` for this event.
+             * @example message.delivered
+             * @constant
+             */
+            event_type: "message.delivered";
+            /**
+             * @description Id of the event, the same on every retry of its delivery (and equal to the `webhook-id` header); use it to deduplicate.
+             * @example evt_8Mn2Vb6Xc1Lq5Jt3
+             */
+            event_id: string;
+            /**
+             * @description The delivered message's ids and time, and the recipients the relay accepted.
+             * @example {
+             *       "inbox_id": "support@pigeonhole.test",
+             *       "thread_id": "thd_7Hq2mZ4kP9xR3vLc",
+             *       "message_id": "<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>",
+             *       "timestamp": "2026-11-22T09:30:02.000Z",
+             *       "recipients": [
+             *         "ada@example.com"
+             *       ]
+             *     }
+             */
+            delivery: components["schemas"]["MessageSent"];
+        };
+        /** @description One recipient of a bounce or a delay, with the relay's reply about it. */
+        RecipientReply: {
+            /**
+             * @description The recipient's address.
+             * @example nobody@example.com
+             */
+            address: components["schemas"]["EmailAddress"];
+            /**
+             * @description The relay's SMTP reply for this recipient, or what went wrong when there was no reply.
+             * @example 550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown
+             */
+            status: string;
+        };
+        /** @description The `delay` object of a `message.delayed` event: the relay failed for now for these recipients (a 4xx reply or no connection) and the service will try again. Sent once per recipient, on its first temporary failure. */
+        MessageDelay: {
+            /**
+             * @description Address of the inbox that sent the message.
+             * @example support@pigeonhole.test
+             */
+            inbox_id: components["schemas"]["EmailAddress"];
+            /**
+             * @description Id of the thread of the sent message.
+             * @example thd_7Hq2mZ4kP9xR3vLc
+             */
+            thread_id: string;
+            /**
+             * @description Id of the sent message (URL-encode it in paths).
+             * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+             */
+            message_id: string;
+            /**
+             * Format: date-time
+             * @description When the attempt failed (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:02.000Z
+             */
+            timestamp: string;
+            /**
+             * @description The delayed recipients, with the relay's reply (or the connection error) for each.
+             * @example [
+             *       {
+             *         "address": "ada@example.com",
+             *         "status": "451 4.7.1 Service unavailable, try again later"
+             *       }
+             *     ]
+             */
+            recipients: components["schemas"]["RecipientReply"][];
+            /**
+             * Format: date-time
+             * @description When the service tries again (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:31:02.000Z
+             */
+            next_attempt_at: string;
+        };
+        /** @description Body of a `message.delayed` delivery: the relay failed for now for some recipients of a sent message, and the service will try again. New fields may be added; ignore the ones you do not know. */
+        MessageDelayedEvent: {
+            /**
+             * @description Always `event`.
+             * @example event
+             * @constant
+             */
+            type: "event";
+            /**
+             * @description Always `message.delayed` for this event.
+             * @example message.delayed
+             * @constant
+             */
+            event_type: "message.delayed";
+            /**
+             * @description Id of the event, the same on every retry of its delivery (and equal to the `webhook-id` header); use it to deduplicate.
+             * @example evt_8Mn2Vb6Xc1Lq5Jt3
+             */
+            event_id: string;
+            /**
+             * @description The delayed recipients, the replies and the next attempt.
+             * @example {
+             *       "inbox_id": "support@pigeonhole.test",
+             *       "thread_id": "thd_7Hq2mZ4kP9xR3vLc",
+             *       "message_id": "<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>",
+             *       "timestamp": "2026-11-22T09:30:02.000Z",
+             *       "recipients": [
+             *         {
+             *           "address": "ada@example.com",
+             *           "status": "451 4.7.1 Service unavailable, try again later"
+             *         }
+             *       ],
+             *       "next_attempt_at": "2026-11-22T09:31:02.000Z"
+             *     }
+             */
+            delay: components["schemas"]["MessageDelay"];
+        };
+        /** @description The `bounce` object of a `message.bounced` event: recipients the relay refused for good (a 5xx reply), or whose retries ran out. Other recipients of the message are unaffected. */
+        MessageBounce: {
+            /**
+             * @description Address of the inbox that sent the message.
+             * @example support@pigeonhole.test
+             */
+            inbox_id: components["schemas"]["EmailAddress"];
+            /**
+             * @description Id of the thread of the sent message.
+             * @example thd_7Hq2mZ4kP9xR3vLc
+             */
+            thread_id: string;
+            /**
+             * @description Id of the sent message (URL-encode it in paths).
+             * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+             */
+            message_id: string;
+            /**
+             * Format: date-time
+             * @description When the bounce happened (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:02.000Z
+             */
+            timestamp: string;
+            /**
+             * @description `Permanent` for a 5xx reply; `Transient` when temporary failures went on until the retries ran out.
+             * @example Permanent
+             * @enum {string}
+             */
+            type: "Permanent" | "Transient";
+            /**
+             * @description A finer reason; `General` when the service has none.
+             * @example General
+             */
+            sub_type: string;
+            /**
+             * @description The recipients that bounced, with the relay's reply for each.
+             * @example [
+             *       {
+             *         "address": "nobody@example.com",
+             *         "status": "550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown"
+             *       }
+             *     ]
+             */
+            recipients: components["schemas"]["RecipientReply"][];
+        };
+        /** @description Body of a `message.bounced` delivery: the relay refused a sent message for good for some recipients. New fields may be added; ignore the ones you do not know. */
+        MessageBouncedEvent: {
+            /**
+             * @description Always `event`.
+             * @example event
+             * @constant
+             */
+            type: "event";
+            /**
+             * @description Always `message.bounced` for this event.
+             * @example message.bounced
+             * @constant
+             */
+            event_type: "message.bounced";
+            /**
+             * @description Id of the event, the same on every retry of its delivery (and equal to the `webhook-id` header); use it to deduplicate.
+             * @example evt_8Mn2Vb6Xc1Lq5Jt3
+             */
+            event_id: string;
+            /**
+             * @description The bounced recipients and the relay's replies.
+             * @example {
+             *       "inbox_id": "support@pigeonhole.test",
+             *       "thread_id": "thd_7Hq2mZ4kP9xR3vLc",
+             *       "message_id": "<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>",
+             *       "timestamp": "2026-11-22T09:30:02.000Z",
+             *       "type": "Permanent",
+             *       "sub_type": "General",
+             *       "recipients": [
+             *         {
+             *           "address": "nobody@example.com",
+             *           "status": "550 5.1.1 <nobody@example.com>: Recipient address rejected: User unknown"
+             *         }
+             *       ]
+             *     }
+             */
+            bounce: components["schemas"]["MessageBounce"];
         };
         /** @description The stream's answer to a valid `EventSubscription`: the filters in force (null for all). Replayed events, then live ones, follow it. */
         EventSubscribed: {
@@ -1854,6 +2178,7 @@ export type AddressList = components['schemas']['AddressList'];
 export type SendAttachment = components['schemas']['SendAttachment'];
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 export type SendMessageResponse = components['schemas']['SendMessageResponse'];
+export type RecipientDelivery = components['schemas']['RecipientDelivery'];
 export type Message = components['schemas']['Message'];
 export type Label = components['schemas']['Label'];
 export type UpdateMessageRequest = components['schemas']['UpdateMessageRequest'];
@@ -1869,6 +2194,12 @@ export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest']
 export type MessageReceivedEvent = components['schemas']['MessageReceivedEvent'];
 export type MessageSent = components['schemas']['MessageSent'];
 export type MessageSentEvent = components['schemas']['MessageSentEvent'];
+export type MessageDeliveredEvent = components['schemas']['MessageDeliveredEvent'];
+export type RecipientReply = components['schemas']['RecipientReply'];
+export type MessageDelay = components['schemas']['MessageDelay'];
+export type MessageDelayedEvent = components['schemas']['MessageDelayedEvent'];
+export type MessageBounce = components['schemas']['MessageBounce'];
+export type MessageBouncedEvent = components['schemas']['MessageBouncedEvent'];
 export type EventSubscribed = components['schemas']['EventSubscribed'];
 export type EventStreamError = components['schemas']['EventStreamError'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
@@ -2669,6 +3000,168 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MessageSentEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledge the delivery with any 2xx status (the body is ignored); answer quickly and process the event afterwards. Anything else, or no answer within 15 seconds, counts as a failure and the delivery is retried with exponential backoff. Delivery is at-least-once (deduplicate by `webhook-id` / `event_id`) and survives a restart of the service. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMessageDelivered: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks timestamp: the time of this delivery attempt in Unix seconds (UTC). It is part of the signed content. Reject deliveries whose timestamp is more than 5 minutes away from your clock, to stop replays. The same value is also sent as `svix-timestamp`.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature: a space-separated list of signatures of the form `v1,<base64>`. Each is the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` (the exact bytes received, before any JSON parsing), keyed with the base64-decoding of the webhook's `secret` after its `whsec_` prefix, and base64-encoded. Accept the delivery when any `v1` entry matches (compare in constant time). The same value is also sent as `svix-signature`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The same value as `webhook-id`, under the header name that the Svix libraries read. Equals the body's `event_id` and stays the same on every retry; use it to deduplicate.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "svix-id": components["parameters"]["SvixIdHeader"];
+                /**
+                 * @description The same value as `webhook-timestamp` (Unix seconds of this attempt), under the header name that the Svix libraries read. Reject deliveries more than 5 minutes away from your clock.
+                 * @example 1795339800
+                 */
+                "svix-timestamp": components["parameters"]["SvixTimestampHeader"];
+                /**
+                 * @description The same value as `webhook-signature` (space-separated `v1,<base64>` HMAC-SHA256 signatures over `{id}.{timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`), under the header name that the Svix libraries read.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "svix-signature": components["parameters"]["SvixSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `message.delivered` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageDeliveredEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledge the delivery with any 2xx status (the body is ignored); answer quickly and process the event afterwards. Anything else, or no answer within 15 seconds, counts as a failure and the delivery is retried with exponential backoff. Delivery is at-least-once (deduplicate by `webhook-id` / `event_id`) and survives a restart of the service. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMessageDelayed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks timestamp: the time of this delivery attempt in Unix seconds (UTC). It is part of the signed content. Reject deliveries whose timestamp is more than 5 minutes away from your clock, to stop replays. The same value is also sent as `svix-timestamp`.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature: a space-separated list of signatures of the form `v1,<base64>`. Each is the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` (the exact bytes received, before any JSON parsing), keyed with the base64-decoding of the webhook's `secret` after its `whsec_` prefix, and base64-encoded. Accept the delivery when any `v1` entry matches (compare in constant time). The same value is also sent as `svix-signature`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The same value as `webhook-id`, under the header name that the Svix libraries read. Equals the body's `event_id` and stays the same on every retry; use it to deduplicate.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "svix-id": components["parameters"]["SvixIdHeader"];
+                /**
+                 * @description The same value as `webhook-timestamp` (Unix seconds of this attempt), under the header name that the Svix libraries read. Reject deliveries more than 5 minutes away from your clock.
+                 * @example 1795339800
+                 */
+                "svix-timestamp": components["parameters"]["SvixTimestampHeader"];
+                /**
+                 * @description The same value as `webhook-signature` (space-separated `v1,<base64>` HMAC-SHA256 signatures over `{id}.{timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`), under the header name that the Svix libraries read.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "svix-signature": components["parameters"]["SvixSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `message.delayed` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageDelayedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledge the delivery with any 2xx status (the body is ignored); answer quickly and process the event afterwards. Anything else, or no answer within 15 seconds, counts as a failure and the delivery is retried with exponential backoff. Delivery is at-least-once (deduplicate by `webhook-id` / `event_id`) and survives a restart of the service. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMessageBounced: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks timestamp: the time of this delivery attempt in Unix seconds (UTC). It is part of the signed content. Reject deliveries whose timestamp is more than 5 minutes away from your clock, to stop replays. The same value is also sent as `svix-timestamp`.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature: a space-separated list of signatures of the form `v1,<base64>`. Each is the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` (the exact bytes received, before any JSON parsing), keyed with the base64-decoding of the webhook's `secret` after its `whsec_` prefix, and base64-encoded. Accept the delivery when any `v1` entry matches (compare in constant time). The same value is also sent as `svix-signature`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The same value as `webhook-id`, under the header name that the Svix libraries read. Equals the body's `event_id` and stays the same on every retry; use it to deduplicate.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "svix-id": components["parameters"]["SvixIdHeader"];
+                /**
+                 * @description The same value as `webhook-timestamp` (Unix seconds of this attempt), under the header name that the Svix libraries read. Reject deliveries more than 5 minutes away from your clock.
+                 * @example 1795339800
+                 */
+                "svix-timestamp": components["parameters"]["SvixTimestampHeader"];
+                /**
+                 * @description The same value as `webhook-signature` (space-separated `v1,<base64>` HMAC-SHA256 signatures over `{id}.{timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`), under the header name that the Svix libraries read.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "svix-signature": components["parameters"]["SvixSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `message.bounced` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageBouncedEvent"];
             };
         };
         responses: {

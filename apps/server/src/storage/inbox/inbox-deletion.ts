@@ -4,7 +4,7 @@ import type { SqlDialect } from "../sql-dialect.ts";
 
 /**
  * Deletes an inbox of a pod with everything that is only its own, in one transaction: its messages and threads, the
- * attachments and sources no other inbox's copy still shares, the webhook deliveries of its events and the events themselves, and its address
+ * attachments and sources no other inbox's copy still shares, the webhook deliveries of its events and the events themselves, its recipients' delivery rows (and so its queued outbound mail), and its address
  * in the pod's webhook filters (a webhook left with an empty list matches no inbox, never every inbox). False when
  * the pod has no such inbox.
  */
@@ -42,6 +42,8 @@ export async function deleteInbox(
   await trx.deleteFrom("threads").where("inbox_id", "=", inboxId).execute();
   await trx.deleteFrom("webhook_deliveries").where("inbox_id", "=", inboxId).execute();
   await trx.deleteFrom("events").where("inbox_id", "=", inboxId).execute();
+  // Mail still queued for the relay goes with the inbox: nothing is sent from an inbox that no longer exists.
+  await trx.deleteFrom("recipient_deliveries").where("inbox_id", "=", inboxId).execute();
 
   const webhooks = await dialect
     .lockRows(

@@ -1,3 +1,4 @@
+import type { RecipientDelivery } from "@pigeonhole/inbox-types";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
 import { retryingTransaction } from "../retrying-transaction.ts";
@@ -8,6 +9,7 @@ import { deleteInbox } from "./inbox-deletion.ts";
 import { relabelMessage } from "./message-labels.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
+import { recipientDeliveriesOf } from "./recipient-deliveries.ts";
 
 export interface NewInbox {
   inboxId: string;
@@ -37,6 +39,8 @@ export interface AttachmentContent {
 export interface MessageWithAttachments {
   message: MessageRow;
   attachments: AttachmentRow[];
+  /** Where each recipient stands: rows of the sender's copy, none on a received copy. */
+  deliveries: RecipientDelivery[];
 }
 
 /** Inboxes of a pod, and reading their messages and threads (the send writes them: see send-store.ts). */
@@ -164,9 +168,15 @@ export class SqlInboxStore implements InboxStore {
 
   async listMessages(inboxId: string, page: PageRequest) {
     const rows = await this.#q.messagePage(this.#db, inboxId, page);
-    const attachments = await this.#attachmentsOf(rows.map(({ row }) => row.message_id));
+    const ids = rows.map(({ row }) => row.message_id);
+    const attachments = await this.#attachmentsOf(ids);
+    const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, ids);
     return rows.map(({ row, position }) => ({
-      row: { message: row, attachments: attachments.get(row.message_id) ?? [] },
+      row: {
+        message: row,
+        attachments: attachments.get(row.message_id) ?? [],
+        deliveries: deliveries.get(row.message_id) ?? [],
+      },
       position,
     }));
   }
@@ -176,8 +186,7 @@ export class SqlInboxStore implements InboxStore {
     if (!message) {
       return null;
     }
-    const attachments = await this.#attachmentsOf([messageId]);
-    return { message, attachments: attachments.get(messageId) ?? [] };
+    return this.#withDetails(inboxId, message);
   }
 
   listThreads(inboxId: string, page: PageRequest) {
@@ -199,8 +208,7 @@ export class SqlInboxStore implements InboxStore {
     if (!message) {
       return null;
     }
-    const attachments = await this.#attachmentsOf([messageId]);
-    return { message, attachments: attachments.get(messageId) ?? [] };
+    return this.#withDetails(inboxId, message);
   }
 
   deleteInbox(podId: string, inboxId: string, at: string) {
@@ -224,10 +232,26 @@ export class SqlInboxStore implements InboxStore {
       .orderBy("created_at", "asc")
       .orderBy("seq", "asc")
       .execute();
-    const attachments = await this.#attachmentsOf(rows.map((row) => row.message_id));
+    const ids = rows.map((row) => row.message_id);
+    const attachments = await this.#attachmentsOf(ids);
+    const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, ids);
     return {
       thread,
-      messages: rows.map((message) => ({ message, attachments: attachments.get(message.message_id) ?? [] })),
+      messages: rows.map((message) => ({
+        message,
+        attachments: attachments.get(message.message_id) ?? [],
+        deliveries: deliveries.get(message.message_id) ?? [],
+      })),
+    };
+  }
+
+  async #withDetails(inboxId: string, message: MessageRow): Promise<MessageWithAttachments> {
+    const attachments = await this.#attachmentsOf([message.message_id]);
+    const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, [message.message_id]);
+    return {
+      message,
+      attachments: attachments.get(message.message_id) ?? [],
+      deliveries: deliveries.get(message.message_id) ?? [],
     };
   }
 

@@ -8,6 +8,10 @@ import type { NewDelivery } from "./delivery-outbox.ts";
 import { enqueueDeliveries } from "./delivery-outbox.ts";
 import type { NewEvent } from "./event-log.ts";
 import { appendEvents } from "./event-log.ts";
+import type { MailAttemptState } from "./mail-queue.ts";
+import { recordMailAttempt } from "./mail-queue.ts";
+import type { NewRecipientDelivery } from "./recipient-deliveries.ts";
+import { insertRecipientDeliveries } from "./recipient-deliveries.ts";
 
 export type NewMessageRow = Omit<Insertable<MessageTable>, "seq">;
 export type NewAttachmentRow = Insertable<AttachmentTable>;
@@ -49,13 +53,20 @@ export interface SendTransaction {
   updateThread(thread: ThreadColumns): Promise<void>;
   insertMessage(message: NewMessageRow): Promise<void>;
   insertAttachments(attachments: readonly NewAttachmentRow[]): Promise<void>;
-  /** Keeps the RFC 5322 source of a message id, which all its copies share. */
-  insertMessageSource(messageId: string, source: Uint8Array): Promise<void>;
+  /**
+   * Keeps the RFC 5322 source of a message id, which all its copies share. False when the id already has one (the
+   * same mail received again): the first is kept.
+   */
+  insertMessageSource(messageId: string, source: Uint8Array): Promise<boolean>;
   /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
   findSubscribedWebhooks(podId: string, eventType: string, inboxId: string): Promise<string[]>;
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number): Promise<void>;
   /** Adds the send's events to the event log (see event-log.ts). */
   appendEvents(events: readonly NewEvent[], nowMs: number): Promise<void>;
+  /** Writes where each recipient of a sent message stands (see recipient-deliveries.ts). */
+  insertRecipientDeliveries(deliveries: readonly NewRecipientDelivery[]): Promise<void>;
+  /** Records a relay attempt for a recipient `claimant` holds (see mail-queue.ts); false when it no longer does. */
+  recordMailAttempt(seq: number, claimant: string, state: MailAttemptState): Promise<boolean>;
 }
 
 /** Runs sends: each in one transaction, all of it stored or none. */
@@ -215,7 +226,11 @@ const sendQueries = perDialect((dialect) => ({
     }),
   ),
   insertSource: new PreparedQuery((db, p: { messageId: string; source: Uint8Array }) =>
-    db.insertInto("message_sources").values({ message_id: p.messageId, source: p.source }),
+    db
+      .insertInto("message_sources")
+      .values({ message_id: p.messageId, source: p.source })
+      .onConflict((oc) => oc.column("message_id").doNothing())
+      .returning("message_id"),
   ),
   enabledWebhooks: new PreparedQuery((db, p: { podId: string }) =>
     db
@@ -322,7 +337,7 @@ class SqlSendTransaction implements SendTransaction {
   }
 
   async insertMessageSource(messageId: string, source: Uint8Array) {
-    await this.#q.insertSource.execute(this.#trx, { messageId, source });
+    return (await this.#q.insertSource.first(this.#trx, { messageId, source })) !== undefined;
   }
 
   async findSubscribedWebhooks(podId: string, eventType: string, inboxId: string) {
@@ -342,5 +357,13 @@ class SqlSendTransaction implements SendTransaction {
 
   appendEvents(events: readonly NewEvent[], nowMs: number) {
     return appendEvents(this.#trx, this.#dialect, events, nowMs);
+  }
+
+  insertRecipientDeliveries(deliveries: readonly NewRecipientDelivery[]) {
+    return insertRecipientDeliveries(this.#trx, deliveries);
+  }
+
+  recordMailAttempt(seq: number, claimant: string, state: MailAttemptState) {
+    return recordMailAttempt(this.#trx, seq, claimant, state);
   }
 }

@@ -4,6 +4,7 @@ import { sharedDatabase } from "./0002-shared-database.ts";
 import { oneForum } from "./0003-one-forum.ts";
 import { mailbox } from "./0004-mailbox.ts";
 import { eventLog } from "./0005-event-log.ts";
+import { recipientDeliveries } from "./0006-recipient-deliveries.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -14,5 +15,6 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0003_one_forum": oneForum(types),
     "0004_mailbox": mailbox(types),
     "0005_event_log": eventLog(types),
+    "0006_recipient_deliveries": recipientDeliveries(types),
   }),
 });

@@ -1,0 +1,130 @@
+import type { Message } from "@pigeonhole/inbox-types";
+import type { Clock } from "../../clock.ts";
+import { isoTimestamp } from "../../clock.ts";
+import { newUuid, randomBase62 } from "../../ids.ts";
+import { normalizeAddress } from "../../inbox/addresses.ts";
+import { EventRecorder } from "../../inbox/event-recorder.ts";
+import { toMessageRow } from "../../inbox/records.ts";
+import { RECEIVED_LABELS } from "../../inbox/send-message.ts";
+import { joinThread, replyTargetsOf, saveThread } from "../../inbox/thread-joining.ts";
+import { messageReceivedEvent, newEventId } from "../../inbox/webhooks/events.ts";
+import type { SendStore } from "../../storage/inbox/send-store.ts";
+import { parseMail } from "./parse-mail.ts";
+
+const PREVIEW_LENGTH = 200;
+
+export interface ReceiveContext {
+  sends: SendStore;
+  clock: Clock;
+  /** The spec's address rule: addresses from outside that break it are left out of the records. */
+  isValidAddress(address: string): boolean;
+  /** The domain of message ids made up for mail that came without one. */
+  defaultDomain: string;
+  onDeliveriesEnqueued(): void;
+  onEventsStored?(podIds: readonly string[]): void;
+}
+
+export interface ReceivedMail {
+  /** The exact bytes received after DATA: kept as the message's source. */
+  raw: Buffer;
+  /** The envelope recipients (RCPT TO), each an inbox hosted here. */
+  recipients: readonly string[];
+}
+
+/**
+ * Stores mail received over SMTP: one copy per hosted envelope recipient, labelled `received` and `unread`, each
+ * joining its thread by `In-Reply-To`/`References` as local replies do, with the raw source, and `message.received`
+ * for each copy, all in one transaction. When it resolves, the mail is committed. Mail received again with the same
+ * `Message-ID` (a sender retrying after a lost answer) adds no second copy to an inbox that has it.
+ */
+export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail): Promise<{ messageId: string }> {
+  const parsed = await parseMail(mail.raw);
+  const nowMs = context.clock.now();
+  const now = isoTimestamp(nowMs);
+  const messageId = parsed.messageId ?? `<${newUuid()}@${context.defaultDomain}>`;
+  const valid = (addresses: readonly string[]) =>
+    [...new Set(addresses.map(normalizeAddress))].filter((address) => context.isValidAddress(address));
+  const to = valid(parsed.to);
+  const cc = valid(parsed.cc);
+  const fromAddress = valid(parsed.from.match(/[^\s<>"]+@[^\s<>"]+/g) ?? [])[0];
+  const base = {
+    message_id: messageId,
+    timestamp: parsed.date ? isoTimestamp(parsed.date.getTime()) : now,
+    from: parsed.from,
+    to,
+    cc,
+    bcc: [],
+    reply_to: valid(parsed.replyTo),
+    subject: parsed.subject,
+    preview: parsed.text === null ? null : parsed.text.slice(0, PREVIEW_LENGTH),
+    text: parsed.text,
+    html: parsed.html,
+    in_reply_to: parsed.inReplyTo,
+    references: parsed.references,
+    headers: parsed.headers,
+    size: mail.raw.length,
+    labels: [...RECEIVED_LABELS],
+    created_at: now,
+    updated_at: now,
+  };
+  const attachments = parsed.attachments.map((attachment, position) => ({
+    message_id: messageId,
+    position,
+    attachment_id: `att_${randomBase62(16)}`,
+    filename: attachment.filename,
+    content_type: attachment.contentType,
+    size: attachment.content.length,
+    content: new Uint8Array(attachment.content),
+  }));
+  const replyTargets = replyTargetsOf(parsed.inReplyTo, parsed.references);
+
+  let enqueued = 0;
+  let eventPods: string[] = [];
+  await context.sends.inSendTransaction(async (tx) => {
+    const recorder = new EventRecorder(tx);
+    const hosted = await tx.findInboxesByAddress([...new Set(mail.recipients.map(normalizeAddress))]);
+    const sourceIsNew = await tx.insertMessageSource(messageId, mail.raw);
+    const attachmentRecords = sourceIsNew
+      ? attachments.map(({ attachment_id, filename, content_type, size }) => ({
+          attachment_id,
+          filename,
+          content_type,
+          size,
+        }))
+      : [];
+    if (sourceIsNew) {
+      await tx.insertAttachments(attachments);
+    }
+    for (const recipient of hosted) {
+      if (!sourceIsNew && (await tx.findThreadOfMessages(recipient.inboxId, [messageId]))) {
+        continue;
+      }
+      const copy = { ...base, inbox_id: recipient.inboxId };
+      const participants = [...(fromAddress ? [fromAddress] : []), ...to, ...cc, recipient.inboxId];
+      const joined = await joinThread(tx, copy, replyTargets, participants);
+      await saveThread(tx, joined);
+      const message: Message = {
+        ...copy,
+        thread_id: joined.thread.thread_id,
+        attachments: attachmentRecords,
+        deliveries: [],
+      };
+      await tx.insertMessage(toMessageRow(message));
+      await recorder.record(
+        recipient.podId,
+        recipient.inboxId,
+        messageReceivedEvent(newEventId(), message, joined.thread),
+      );
+    }
+    await recorder.store(now, nowMs);
+    enqueued = recorder.deliveryCount;
+    eventPods = recorder.pods;
+  });
+  if (enqueued > 0) {
+    context.onDeliveriesEnqueued();
+  }
+  if (eventPods.length > 0) {
+    context.onEventsStored?.(eventPods);
+  }
+  return { messageId };
+}

@@ -1,0 +1,241 @@
+import type { Clock } from "../../clock.ts";
+import { isoTimestamp } from "../../clock.ts";
+import { EventRecorder } from "../../inbox/event-recorder.ts";
+import { withoutBcc } from "../../inbox/message-source.ts";
+import { newEventId } from "../../inbox/webhooks/events.ts";
+import type { OutcomeSubject } from "../../inbox/webhooks/mail-outcome-events.ts";
+import {
+  messageBouncedEvent,
+  messageDelayedEvent,
+  messageDeliveredEvent,
+} from "../../inbox/webhooks/mail-outcome-events.ts";
+import type { ServerLogger } from "../../logger.ts";
+import type { ClaimedMail, MailAttemptState, MailQueue } from "../../storage/inbox/mail-queue.ts";
+import type { SendStore } from "../../storage/inbox/send-store.ts";
+import type { RelayOutcome, RelayTransport } from "./relay-transport.ts";
+
+export interface OutboundMailWorkerOptions {
+  queue: MailQueue;
+  /** Outcomes are recorded in a send transaction, with their events (event log and webhook outbox). */
+  sends: SendStore;
+  relay: RelayTransport;
+  /** This instance's name on the recipients it claims. */
+  instanceId: string;
+  /** Whether this is the only instance on the database: on start it takes over every claim. */
+  soleInstance: boolean;
+  clock: Clock;
+  logger: ServerLogger;
+  /** The n-th temporary failure of a recipient waits `retryDelaysMs[n - 1]`; after the last, it has bounced. */
+  retryDelaysMs: readonly number[];
+  /** How long a claim holds; it must exceed the longest attempt. */
+  claimMs: number;
+  /** Recipients relayed at the same time. */
+  concurrency: number;
+  /** How often the queue is checked when nothing wakes the worker (other instances queue too). Default 500 ms. */
+  pollIntervalMs?: number;
+  /** Called after an outcome that enqueued webhook deliveries has committed. */
+  onDeliveriesEnqueued(): void;
+  /** Called after an outcome has committed, with the pods it stored events for. */
+  onEventsStored(podIds: readonly string[]): void;
+}
+
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Relays the mail of outside recipients through the configured relay, from the queue the sends write in their
+ * transaction. Every instance on the database runs one; each recipient is claimed by one instance at a time, and
+ * each outcome is committed as soon as the relay answers, with its event, so that a recipient the relay accepted is
+ * not sent again. A crash between the relay's answer and that commit sends the message to that recipient again
+ * after the claim runs out (or at once after a restart on SQLite).
+ */
+export class OutboundMailWorker {
+  readonly #options: Required<OutboundMailWorkerOptions>;
+  readonly #inFlight = new Map<number, Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #passQueued = false;
+  #pass: Promise<void> | undefined;
+
+  constructor(options: OutboundMailWorkerOptions) {
+    this.#options = { pollIntervalMs: 500, ...options };
+  }
+
+  async start(): Promise<void> {
+    this.#running = true;
+    if (this.#options.soleInstance) {
+      await this.#options.queue.releaseAllClaims();
+    }
+    this.wake();
+  }
+
+  /** Looks at the queue now (called after a send that queued mail has committed). */
+  wake(): void {
+    if (!this.#running) {
+      return;
+    }
+    if (this.#pass) {
+      this.#passQueued = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#pass = this.#runPass().then((nextDueAt) => {
+      this.#pass = undefined;
+      if (this.#passQueued) {
+        this.#passQueued = false;
+        this.wake();
+      } else {
+        this.#schedule(nextDueAt);
+      }
+    });
+  }
+
+  /**
+   * Stops claiming, lets the attempts in flight get their answer and records it (each is bounded by the relay
+   * timeout), hands the claims left back and closes the relay connections.
+   */
+  async stop(): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    await this.#pass;
+    await Promise.allSettled(this.#inFlight.values());
+    try {
+      await this.#options.queue.releaseClaims(this.#options.instanceId);
+    } catch (error) {
+      // Their claims run out by themselves.
+      this.#options.logger.warn("outbound mail claims could not be handed back", { error: describeError(error) });
+    }
+    this.#options.relay.close();
+  }
+
+  #schedule(nextDueAt: number | null) {
+    if (!this.#running) {
+      return;
+    }
+    const untilDue = nextDueAt === null ? Number.POSITIVE_INFINITY : nextDueAt - this.#options.clock.now();
+    this.#timer = setTimeout(() => this.wake(), Math.max(0, Math.min(untilDue, this.#options.pollIntervalMs)));
+    this.#timer.unref();
+  }
+
+  async #runPass(): Promise<number | null> {
+    const { queue, clock, concurrency, logger, instanceId, claimMs } = this.#options;
+    try {
+      const free = concurrency - this.#inFlight.size;
+      if (free <= 0) {
+        return null;
+      }
+      const now = clock.now();
+      for (const mail of await queue.claimDue(instanceId, now, now + claimMs, free)) {
+        const attempt = this.#attempt(mail)
+          .catch((error: unknown) => {
+            // The outcome could not be recorded (the database is unreachable): the claim runs out and the recipient
+            // is tried again.
+            logger.error("outbound mail outcome could not be recorded", {
+              message_id: mail.messageId,
+              error: describeError(error),
+            });
+          })
+          .finally(() => {
+            this.#inFlight.delete(mail.seq);
+            if (this.#running) {
+              this.wake();
+            }
+          });
+        this.#inFlight.set(mail.seq, attempt);
+      }
+      return await queue.nextDueAt(clock.now());
+    } catch (error) {
+      logger.error("outbound mail queue could not be read", { error: describeError(error) });
+      return null;
+    }
+  }
+
+  async #attempt(mail: ClaimedMail): Promise<void> {
+    const { relay, clock, logger } = this.#options;
+    const outcome = await relay.relay(mail.inboxId, mail.address, withoutBcc(mail.source));
+    const nowMs = clock.now();
+    const { state, event } = this.#consequences(mail, outcome, nowMs);
+    let enqueued = 0;
+    let pods: string[] = [];
+    const recorded = await this.#options.sends.inSendTransaction(async (tx) => {
+      if (!(await tx.recordMailAttempt(mail.seq, this.#options.instanceId, state))) {
+        return false;
+      }
+      if (event) {
+        const recorder = new EventRecorder(tx);
+        await recorder.record(mail.podId, mail.inboxId, event);
+        await recorder.store(state.updatedAt, nowMs);
+        enqueued = recorder.deliveryCount;
+        pods = recorder.pods;
+      }
+      return true;
+    });
+    if (enqueued > 0) {
+      this.#options.onDeliveriesEnqueued();
+    }
+    if (pods.length > 0) {
+      this.#options.onEventsStored(pods);
+    }
+    const fields = {
+      message_id: mail.messageId,
+      recipient: mail.address,
+      attempt: state.attempts,
+      status: state.status,
+      reply: outcome.reply,
+    };
+    if (!recorded) {
+      logger.warn("outbound mail claim ran out before its outcome was recorded", fields);
+    } else if (state.status === "delivered") {
+      logger.info("mail relayed", fields);
+    } else {
+      logger.warn(state.status === "bounced" ? "mail bounced" : "mail delayed; will retry", fields);
+    }
+  }
+
+  /** The recipient's new state after the relay's answer, and the event it raises (if any). */
+  #consequences(
+    mail: ClaimedMail,
+    outcome: RelayOutcome,
+    nowMs: number,
+  ): { state: MailAttemptState; event: { event_type: string; event_id: string } | null } {
+    const at = isoTimestamp(nowMs);
+    const attempts = mail.attempts + 1;
+    const subject: OutcomeSubject = {
+      inboxId: mail.inboxId,
+      threadId: mail.threadId,
+      messageId: mail.messageId,
+      timestamp: at,
+    };
+    const replies = [{ address: mail.address, status: outcome.reply }];
+    const final = (status: "delivered" | "bounced"): MailAttemptState => ({
+      status,
+      smtpReply: outcome.reply,
+      attempts,
+      updatedAt: at,
+      nextAttemptAtMs: null,
+    });
+    if (outcome.kind === "accepted") {
+      return { state: final("delivered"), event: messageDeliveredEvent(newEventId(), subject, [mail.address]) };
+    }
+    if (outcome.kind === "permanent") {
+      return { state: final("bounced"), event: messageBouncedEvent(newEventId(), subject, "Permanent", replies) };
+    }
+    const delay = this.#options.retryDelaysMs[attempts - 1];
+    if (delay === undefined) {
+      return { state: final("bounced"), event: messageBouncedEvent(newEventId(), subject, "Transient", replies) };
+    }
+    const nextAttemptAtMs = nowMs + delay;
+    const state: MailAttemptState = {
+      status: "delayed",
+      smtpReply: outcome.reply,
+      attempts,
+      updatedAt: at,
+      nextAttemptAtMs,
+    };
+    // Only the first temporary failure is told; the later ones only move the next attempt.
+    const event =
+      mail.status === "queued"
+        ? messageDelayedEvent(newEventId(), subject, replies, isoTimestamp(nextAttemptAtMs))
+        : null;
+    return { state, event };
+  }
+}

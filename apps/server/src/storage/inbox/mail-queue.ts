@@ -1,0 +1,168 @@
+import type { ServerDatabase } from "../database.ts";
+import type { RecipientDeliveryStatus } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+
+// The outbound mail queue: the rows of `recipient_deliveries` still waiting for the relay (`queued`, `delayed`),
+// written in the send's transaction and worked off by the outbound mail workers of every instance on the database.
+
+/** A recipient claimed by this instance, with what is needed to relay the message to it. */
+export interface ClaimedMail {
+  seq: number;
+  podId: string;
+  /** The sending inbox, whose address is the envelope sender. */
+  inboxId: string;
+  messageId: string;
+  threadId: string;
+  address: string;
+  status: "queued" | "delayed";
+  attempts: number;
+  /** The stored RFC 5322 source of the message, `Bcc` included. */
+  source: Uint8Array;
+}
+
+/** Where a recipient stands after an attempt. */
+export interface MailAttemptState {
+  status: RecipientDeliveryStatus;
+  smtpReply: string;
+  attempts: number;
+  updatedAt: string;
+  /** When to try again; null once the status is final. */
+  nextAttemptAtMs: number | null;
+}
+
+/** The queue as the outbound mail worker uses it (outcomes are recorded in a send transaction, with their events). */
+export interface MailQueue {
+  /**
+   * Claims up to `limit` recipients due at `nowMs` for `claimant` until `claimUntilMs`, oldest first. One claimed by
+   * another instance is skipped until its claim runs out (the instance stopped or crashed).
+   */
+  claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedMail[]>;
+  /** Ends every claim of `claimant`, so that other instances take its recipients at once. */
+  releaseClaims(claimant: string): Promise<void>;
+  /** Ends every claim (the embedded database: no other instance can hold one). */
+  releaseAllClaims(): Promise<void>;
+  /** The earliest time an unclaimed recipient is due, or null when none waits. */
+  nextDueAt(nowMs: number): Promise<number | null>;
+}
+
+const WAITING: RecipientDeliveryStatus[] = ["queued", "delayed"];
+
+export class SqlMailQueue implements MailQueue {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  async claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedMail[]> {
+    const claimed = await this.#db.transaction().execute(async (trx) => {
+      const due = await this.#dialect
+        .claimRows(
+          trx
+            .selectFrom("recipient_deliveries")
+            .select("seq")
+            .where("status", "in", WAITING)
+            .where("next_attempt_at_ms", "<=", nowMs)
+            .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+            .orderBy("next_attempt_at_ms")
+            .orderBy("seq")
+            .limit(this.#dialect.rowCount(limit)),
+        )
+        .execute();
+      if (due.length === 0) {
+        return [];
+      }
+      return trx
+        .updateTable("recipient_deliveries")
+        .set({ claimed_by: claimant, claimed_until_ms: claimUntilMs })
+        .where(
+          "seq",
+          "in",
+          due.map((row) => row.seq),
+        )
+        .returning(["seq", "pod_id", "inbox_id", "message_id", "address", "status", "attempts", "next_attempt_at_ms"])
+        .execute();
+    });
+    const mail: ClaimedMail[] = [];
+    for (const row of claimed.sort(
+      (a, b) => (a.next_attempt_at_ms ?? 0) - (b.next_attempt_at_ms ?? 0) || a.seq - b.seq,
+    )) {
+      const message = await this.#db
+        .selectFrom("messages")
+        .innerJoin("message_sources", "message_sources.message_id", "messages.message_id")
+        .select(["messages.thread_id", "message_sources.source"])
+        .where("messages.inbox_id", "=", row.inbox_id)
+        .where("messages.message_id", "=", row.message_id)
+        .executeTakeFirst();
+      if (message && (row.status === "queued" || row.status === "delayed")) {
+        mail.push({
+          seq: row.seq,
+          podId: row.pod_id,
+          inboxId: row.inbox_id,
+          messageId: row.message_id,
+          threadId: message.thread_id,
+          address: row.address,
+          status: row.status,
+          attempts: row.attempts,
+          source: message.source,
+        });
+      }
+    }
+    return mail;
+  }
+
+  async releaseClaims(claimant: string) {
+    await this.#db
+      .updateTable("recipient_deliveries")
+      .set({ claimed_by: null, claimed_until_ms: null })
+      .where("claimed_by", "=", claimant)
+      .execute();
+  }
+
+  async releaseAllClaims() {
+    await this.#db
+      .updateTable("recipient_deliveries")
+      .set({ claimed_by: null, claimed_until_ms: null })
+      .where("claimed_by", "is not", null)
+      .execute();
+  }
+
+  async nextDueAt(nowMs: number) {
+    const row = await this.#db
+      .selectFrom("recipient_deliveries")
+      .select((eb) => eb.fn.min("next_attempt_at_ms").as("due"))
+      .where("status", "in", WAITING)
+      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
+      .executeTakeFirst();
+    return row?.due ?? null;
+  }
+}
+
+/**
+ * Records an attempt's outcome and ends the claim, only while the claim is `claimant`'s (after it ran out another
+ * instance may have taken the recipient). False when it was not.
+ */
+export async function recordMailAttempt(
+  db: ServerDatabase,
+  seq: number,
+  claimant: string,
+  state: MailAttemptState,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable("recipient_deliveries")
+    .set({
+      status: state.status,
+      smtp_reply: state.smtpReply,
+      attempts: state.attempts,
+      updated_at: state.updatedAt,
+      next_attempt_at_ms: state.nextAttemptAtMs,
+      claimed_by: null,
+      claimed_until_ms: null,
+    })
+    .where("seq", "=", seq)
+    .where("claimed_by", "=", claimant)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
