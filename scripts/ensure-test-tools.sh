@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The tests use real programs from Debian's packages: Chromium for the browser tests (playwright-core never downloads
 # a browser), curl for the docs' curl examples, PostgreSQL's server for the server's tests on PostgreSQL, and for the
-# e-mail tests Postfix (a throw-away relay), Cyrus SASL's saslpasswd2 (its logins) and swaks (an SMTP client). Installs
-# whichever is missing, and with CI=true all of them even when present, so that CI proves each install step works on
-# a machine that lacks the tool.
+# e-mail tests Postfix (a throw-away relay), Cyrus SASL's saslpasswd2 (its logins), swaks (an SMTP client) and
+# openssl (certificates for STARTTLS). Installs whichever is missing, and with CI=true all of them even when present,
+# so that CI proves each install step works on a machine that lacks the tool.
 set -euo pipefail
 
 # command or file to look for, then the Debian package that provides it. PostgreSQL's programs are in a folder per
@@ -15,6 +15,7 @@ tools=(
   /usr/sbin/postfix postfix
   /usr/sbin/saslpasswd2 sasl2-bin
   swaks swaks
+  openssl openssl
 )
 
 present() {

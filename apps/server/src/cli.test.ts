@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI_ENTRY, runCli, TEST_KEYS } from "./testing/cli-process.ts";
+import { CLI_ENTRY, ON_FREE_PORTS, runCli, TEST_KEYS } from "./testing/cli-process.ts";
 import { expectData, forumClient, inboxClient } from "./testing/test-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
@@ -17,7 +17,7 @@ const runToEnd = (args: string[]) =>
 
 describe("pigeonhole-server", () => {
   it("prints both addresses and the development keys, serves them, and stops cleanly on SIGTERM", async () => {
-    const cli = await runCli(["--memory", "--inbox-port", "0", "--forum-port", "0", "--smtp-port", "0", "--quiet"]);
+    const cli = await runCli(["--memory", ...ON_FREE_PORTS, "--quiet"]);
     expect(cli.stdout()).toContain(`key: ${TEST_KEYS.inbox}`);
     expect(cli.stdout()).toContain(`key: ${TEST_KEYS.forum}`);
     expect(cli.inboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -69,17 +69,7 @@ describe("pigeonhole-server", () => {
 
   it("creates keys in a database file that a running server accepts", async () => {
     const database = join(dir, "keys.db");
-    const cli = await runCli([
-      "--db",
-      database,
-      "--inbox-port",
-      "0",
-      "--forum-port",
-      "0",
-      "--smtp-port",
-      "0",
-      "--quiet",
-    ]);
+    const cli = await runCli(["--db", database, ...ON_FREE_PORTS, "--quiet"]);
     try {
       const inboxKey = runToEnd(["keys", "create", "--service", "inbox", "--db", database]);
       expect(inboxKey.status).toBe(0);

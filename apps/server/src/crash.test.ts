@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { MessageSentEvent } from "@pigeonhole/inbox-types";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CliProcess } from "./testing/cli-process.ts";
-import { runCli, TEST_KEYS } from "./testing/cli-process.ts";
+import { ON_FREE_PORTS, runCli, TEST_KEYS } from "./testing/cli-process.ts";
 import { expectData, forumClient, inboxClient } from "./testing/test-server.ts";
 import { startWebhookReceiver } from "./testing/webhook-receiver.ts";
 
@@ -24,12 +24,7 @@ async function reservePort(): Promise<number> {
 const cliArgs = (database: string) => [
   "--db",
   database,
-  "--inbox-port",
-  "0",
-  "--forum-port",
-  "0",
-  "--smtp-port",
-  "0",
+  ...ON_FREE_PORTS,
   "--allow-private-webhooks",
   "--quiet",
   "--webhook-retry-delays",

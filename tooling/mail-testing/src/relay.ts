@@ -1,10 +1,20 @@
 import { rmSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, readFile, rename, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./free-port.ts";
+import {
+  type Account,
+  forgetOnExit,
+  freePort,
+  isRunning,
+  makeOwnedFolder,
+  runProgram,
+  runProgramSync,
+  stopOnExit,
+  stopOrphans,
+  systemAccount,
+} from "@pigeonhole/test-processes";
 import { type DeliveredMessage, readMaildir } from "./maildir.ts";
-import { OWNER_FILE, RELAY_PREFIX, stopOrphans } from "./orphans.ts";
 import {
   mainCf,
   masterCf,
@@ -14,8 +24,7 @@ import {
   relayPaths,
   saslConfig,
 } from "./postfix-config.ts";
-import { isRunning } from "./process-state.ts";
-import { findProgram, runProgram, runProgramSync } from "./programs.ts";
+import { findProgram } from "./programs.ts";
 
 export interface StartRelayOptions {
   /** With a password: clients must log in (AUTH PLAIN or LOGIN) to send mail through the relay. */
@@ -56,23 +65,11 @@ export interface Relay {
 /** How many ports a start tries in all when each one it picks is taken before Postfix binds it. */
 const START_ATTEMPTS = 5;
 
+/** Every relay's folder starts with this, so that the next start can find those left running (see `stopOrphans`). */
+const RELAY_PREFIX = "pigeonhole-relay-";
+
 /** A reply Postfix can give from an access table: a 4xx or 5xx code, then text. */
 const RECIPIENT_REPLY = /^[45]\d\d [^\r\n]+$/;
-
-/** Relays this process started and did not stop yet, stopped when it exits without doing so. */
-const running = new Set<() => void>();
-let exitHookInstalled = false;
-function stopOnExit(stop: () => void): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once("exit", () => {
-      for (const each of running) {
-        each();
-      }
-    });
-  }
-  running.add(stop);
-}
 
 function lastLines(text: string, count = 15): string {
   return text.trim().split("\n").slice(-count).join("\n");
@@ -83,17 +80,12 @@ async function readLog(paths: RelayPaths): Promise<string> {
 }
 
 /** The `postfix` account that Debian's package creates: it owns the queue and the mail that virtual(8) writes. */
-async function postfixAccount(): Promise<{ uid: number; gid: number }> {
-  try {
-    const [uid, gid] = await Promise.all([runProgram("id", ["-u", "postfix"]), runProgram("id", ["-g", "postfix"])]);
-    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
-  } catch (error) {
-    throw new Error(
-      "This machine has no `postfix` account. Debian's postfix package creates one: " +
-        "install it with `bash scripts/ensure-test-tools.sh`.",
-      { cause: error },
-    );
-  }
+function postfixAccount(): Promise<Account> {
+  return systemAccount(
+    "postfix",
+    "This machine has no `postfix` account. Debian's postfix package creates one: " +
+      "install it with `bash scripts/ensure-test-tools.sh`.",
+  );
 }
 
 /**
@@ -113,7 +105,7 @@ async function writeTable(path: string, entries: ReadonlyMap<string, string>): P
   await writeSettled(path, [...entries].map(([key, value]) => `${key} ${value}\n`).join(""));
 }
 
-async function makeFolders(paths: RelayPaths, account: { uid: number; gid: number }): Promise<void> {
+async function makeFolders(paths: RelayPaths, account: Account): Promise<void> {
   // Postfix's processes run as `postfix` and must reach the queue through the relay's folder.
   await chmod(paths.root, 0o755);
   await mkdir(paths.config, { mode: 0o755 });
@@ -187,13 +179,12 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
   }
   const postfix = findProgram("postfix", "postfix");
   const parentDir = options.parentDir ?? tmpdir();
-  await stopOrphans(parentDir, postfix);
-  const root = await mkdtemp(join(parentDir, RELAY_PREFIX));
+  await stopOrphans(parentDir, RELAY_PREFIX, (root) => runProgram(postfix, ["-c", relayPaths(root).config, "abort"]));
+  const root = await makeOwnedFolder(parentDir, RELAY_PREFIX);
   const paths = relayPaths(root);
-  await writeFile(join(root, OWNER_FILE), String(process.pid));
 
   const stopNow = () => {
-    running.delete(stopNow);
+    forgetOnExit(stopNow);
     try {
       runProgramSync(postfix, ["-c", paths.config, "abort"]);
     } catch {
@@ -224,7 +215,7 @@ export async function startRelay(options: StartRelayOptions = {}): Promise<Relay
 
   let stopped: Promise<void> | undefined;
   const stop = async () => {
-    running.delete(stopNow);
+    forgetOnExit(stopNow);
     const pid = await masterPid(paths);
     if (pid !== undefined && isRunning(pid)) {
       // What `postfix stop` does, without its pauses of a second: the master ends its services, then itself.

@@ -5,9 +5,9 @@ import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { isRunning } from "@pigeonhole/test-processes";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startRelay } from "../src/index.ts";
-import { isRunning } from "../src/process-state.ts";
 
 let parent: string;
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { isRunning } from "@pigeonhole/test-processes";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Relay, startRelay, swaks } from "../src/index.ts";
-import { isRunning } from "../src/process-state.ts";
 
 /** Relays a test started, stopped after it whatever happened. */
 const started: Relay[] = [];

@@ -1,12 +1,17 @@
 import { rmSync } from "node:fs";
-import { chown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chown, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  forgetOnExit,
+  freePort,
+  isRunning,
+  makeOwnedFolder,
+  stopOnExit,
+  stopOrphans,
+} from "@pigeonhole/test-processes";
 import { findPostgresBinDir } from "./binaries.ts";
 import { createDatabase } from "./database.ts";
-import { freePort } from "./free-port.ts";
-import { CLUSTER_PREFIX, OWNER_FILE, stopOrphans } from "./orphans.ts";
-import { isRunning } from "./process-state.ts";
 import { type Account, clusterAccount, runProgram, runProgramSync } from "./run-program.ts";
 
 export interface StartPostgresOptions {
@@ -55,6 +60,9 @@ const START_ATTEMPTS = 5;
 
 const SUPERUSER = "postgres";
 
+/** Every cluster's folder starts with this, so that the next start can find those left running (see `stopOrphans`). */
+const CLUSTER_PREFIX = "pigeonhole-pg-";
+
 function configLine(name: string, value: string | number | boolean): string {
   const text = typeof value === "boolean" ? (value ? "on" : "off") : String(value);
   return `${name} = '${text.replaceAll("'", "''")}'\n`;
@@ -62,21 +70,6 @@ function configLine(name: string, value: string | number | boolean): string {
 
 function lastLines(text: string, count = 15): string {
   return text.trim().split("\n").slice(-count).join("\n");
-}
-
-/** Clusters this process has started and not yet stopped, stopped when it exits without doing so. */
-const running = new Set<() => void>();
-let exitHookInstalled = false;
-function stopOnExit(stop: () => void): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once("exit", () => {
-      for (const each of running) {
-        each();
-      }
-    });
-  }
-  running.add(stop);
 }
 
 interface Paths {
@@ -158,16 +151,15 @@ export async function launchPostgres(
   const account = await clusterAccount();
   const parentDir = options.parentDir ?? tmpdir();
   const pgCtl = join(bin, "pg_ctl");
-  await stopOrphans(parentDir, pgCtl, account);
-  const root = await mkdtemp(join(parentDir, CLUSTER_PREFIX));
-  await writeFile(join(root, OWNER_FILE), String(process.pid));
+  const stopArgs = (root: string) => [`--pgdata=${join(root, "data")}`, "--mode=immediate", "--wait", "stop"];
+  await stopOrphans(parentDir, CLUSTER_PREFIX, (root) => runProgram(pgCtl, stopArgs(root), { as: account, cwd: "/" }));
+  const root = await makeOwnedFolder(parentDir, CLUSTER_PREFIX);
   const paths: Paths = { root, data: join(root, "data"), log: join(root, "postgres.log") };
-  const stopArgs = [`--pgdata=${paths.data}`, "--mode=immediate", "--wait", "stop"];
 
   const stopNow = () => {
-    running.delete(stopNow);
+    forgetOnExit(stopNow);
     try {
-      runProgramSync(pgCtl, stopArgs, { as: account, cwd: root });
+      runProgramSync(pgCtl, stopArgs(root), { as: account, cwd: root });
     } catch {
       // Not running, or already stopped: the folder goes all the same.
     }
@@ -187,10 +179,10 @@ export async function launchPostgres(
   const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
   let stopped: Promise<void> | undefined;
   const stop = async () => {
-    running.delete(stopNow);
+    forgetOnExit(stopNow);
     // A test may have killed the server: pg_ctl then fails, having waited for a pid file that nobody removes.
     if (isRunning(pid)) {
-      await runProgram(pgCtl, stopArgs, { as: account, cwd: root }).catch((error: unknown) => {
+      await runProgram(pgCtl, stopArgs(root), { as: account, cwd: root }).catch((error: unknown) => {
         if (isRunning(pid)) {
           throw error;
         }

@@ -1,18 +1,13 @@
-import { execFile, execFileSync } from "node:child_process";
-import { promisify } from "node:util";
+import {
+  type Account,
+  type RunOptions,
+  type RunSyncOptions,
+  runProgram as runAny,
+  runProgramSync as runAnySync,
+  systemAccount,
+} from "@pigeonhole/test-processes";
 
-const execFileAsync = promisify(execFile);
-
-/** The account a process runs as, when it must not be the current one. */
-export interface Account {
-  readonly uid: number;
-  readonly gid: number;
-}
-
-export interface RunOptions {
-  readonly as?: Account | undefined;
-  readonly cwd?: string;
-}
+export type { Account };
 
 /**
  * The environment for PostgreSQL's programs: without the `PG*` variables, which would otherwise override the
@@ -23,37 +18,22 @@ function programEnv(): NodeJS.ProcessEnv {
   return { ...env, LC_ALL: "C" };
 }
 
-function describeFailure(program: string, args: readonly string[], error: unknown): Error {
-  const stderr = error instanceof Error && "stderr" in error ? String(error.stderr).trim() : "";
-  return new Error(`${program} ${args.join(" ")} failed${stderr ? `: ${stderr}` : ""}`, { cause: error });
-}
-
-/** Runs a program to its end and answers what it printed; a failure carries its standard error. */
-export async function runProgram(program: string, args: readonly string[], options: RunOptions = {}): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(program, args, {
-      env: programEnv(),
-      cwd: options.cwd,
-      uid: options.as?.uid,
-      gid: options.as?.gid,
-      timeout: 60_000,
-    });
-    return stdout;
-  } catch (error) {
-    throw describeFailure(program, args, error);
-  }
+/** Runs one of PostgreSQL's programs to its end, for at most a minute, and answers what it printed. */
+export function runProgram(
+  program: string,
+  args: readonly string[],
+  options: Omit<RunOptions, "env"> = {},
+): Promise<string> {
+  return runAny(program, args, { timeoutMs: 60_000, ...options, env: programEnv() });
 }
 
 /** The same, blocking: for the process's `exit` event, where nothing asynchronous runs any more. */
-export function runProgramSync(program: string, args: readonly string[], options: RunOptions = {}): void {
-  execFileSync(program, args, {
-    env: programEnv(),
-    cwd: options.cwd,
-    uid: options.as?.uid,
-    gid: options.as?.gid,
-    timeout: 30_000,
-    stdio: "ignore",
-  });
+export function runProgramSync(
+  program: string,
+  args: readonly string[],
+  options: Omit<RunSyncOptions, "env"> = {},
+): void {
+  runAnySync(program, args, { timeoutMs: 30_000, ...options, env: programEnv() });
 }
 
 /**
@@ -64,14 +44,9 @@ export async function clusterAccount(): Promise<Account | undefined> {
   if (process.getuid?.() !== 0) {
     return undefined;
   }
-  try {
-    const [uid, gid] = await Promise.all([runProgram("id", ["-u", "postgres"]), runProgram("id", ["-g", "postgres"])]);
-    return { uid: Number(uid.trim()), gid: Number(gid.trim()) };
-  } catch (error) {
-    throw new Error(
-      "PostgreSQL refuses to run as root, and this machine has no `postgres` account to run it as. " +
-        "Debian's postgresql package creates one: install it with `bash scripts/ensure-test-tools.sh`.",
-      { cause: error },
-    );
-  }
+  return systemAccount(
+    "postgres",
+    "PostgreSQL refuses to run as root, and this machine has no `postgres` account to run it as. " +
+      "Debian's postgresql package creates one: install it with `bash scripts/ensure-test-tools.sh`.",
+  );
 }

@@ -6,13 +6,12 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { freePort, isRunning } from "@pigeonhole/test-processes";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPostgresBinDir } from "../src/binaries.ts";
 import { launchPostgres } from "../src/cluster.ts";
-import { freePort } from "../src/free-port.ts";
 import { startPostgres } from "../src/index.ts";
-import { isRunning } from "../src/process-state.ts";
 import { clusterAccount, runProgram } from "../src/run-program.ts";
 import { serverProcesses, waitForExit } from "./processes.ts";
 

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isRunning } from "../src/process-state.ts";
+import { isRunning } from "@pigeonhole/test-processes";
 
 /** The pids of a server's processes: the postmaster (from its pid file) and every process it started. */
 export function serverProcesses(dataDir: string): number[] {

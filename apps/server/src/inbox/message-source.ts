@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import MailComposer from "nodemailer/lib/mail-composer";
+import { FIELD_HEADERS } from "./field-headers.ts";
 
 /** What a message's RFC 5322 source is built from: the fields of the message record, with the attachments' bytes. */
 export interface SourceFields {
@@ -19,23 +20,6 @@ export interface SourceFields {
   attachments: readonly { filename: string; content_type: string; content: Uint8Array }[];
 }
 
-/** Headers the source sets from the record's own fields; an extra header of the same name is left out. */
-const OWN_HEADERS = new Set([
-  "from",
-  "to",
-  "cc",
-  "bcc",
-  "reply-to",
-  "subject",
-  "message-id",
-  "date",
-  "in-reply-to",
-  "references",
-  "mime-version",
-  "content-type",
-  "content-transfer-encoding",
-]);
-
 /** An RFC 5322 field name: printable ASCII but the colon. */
 const FIELD_NAME = /^[!-9;-~]+$/;
 
@@ -46,7 +30,7 @@ const FIELD_NAME = /^[!-9;-~]+$/;
  */
 export async function buildMessageSource(fields: SourceFields): Promise<Uint8Array> {
   const extraHeaders = Object.entries(fields.headers).filter(
-    ([name]) => FIELD_NAME.test(name) && !OWN_HEADERS.has(name.toLowerCase()),
+    ([name]) => FIELD_NAME.test(name) && !FIELD_HEADERS.has(name.toLowerCase()),
   );
   const composer = new MailComposer({
     from: fields.from,

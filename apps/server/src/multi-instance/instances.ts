@@ -1,6 +1,6 @@
 import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
 import type { CliProcess } from "../testing/cli-process.ts";
-import { startCli, TEST_KEYS } from "../testing/cli-process.ts";
+import { ON_FREE_PORTS, startCli, TEST_KEYS } from "../testing/cli-process.ts";
 
 export { TEST_KEYS };
 
@@ -37,12 +37,7 @@ export async function startInstances(count: number, extraArgs: string[] = []): P
       databaseUrl,
       "--database-pool-size",
       "5",
-      "--inbox-port",
-      "0",
-      "--forum-port",
-      "0",
-      "--smtp-port",
-      "0",
+      ...ON_FREE_PORTS,
       "--dev-keys",
       "--allow-private-webhooks",
       "--quiet",

@@ -10,6 +10,9 @@ export const BUILT_CLI_ENTRY = fileURLToPath(new URL("../../dist/cli.js", import
 
 export const TEST_KEYS = { inbox: "crash-test-inbox-key", forum: "crash-test-forum-key" };
 
+/** Both APIs and SMTP on ports the system picks, so that servers started side by side never collide. */
+export const ON_FREE_PORTS = ["--inbox-port", "0", "--forum-port", "0", "--smtp-port", "0"] as const;
+
 export interface CliProcess {
   child: ChildProcessWithoutNullStreams;
   inboxUrl: string;

@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
+import { ClaimLoop } from "../../work-queue/claim-loop.ts";
 import { postWebhook } from "./post-webhook.ts";
 import { deliveryHeaders } from "./signing.ts";
 
@@ -48,12 +49,8 @@ const describeError = (error: unknown): string => {
  */
 export class WebhookDeliveryWorker {
   readonly #options: Required<DeliveryWorkerOptions>;
-  readonly #inFlight = new Map<number, Promise<void>>();
+  readonly #loop: ClaimLoop<ClaimedDelivery>;
   readonly #aborts = new Set<AbortController>();
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
-  #passQueued = false;
-  #pass: Promise<void> | undefined;
 
   constructor(options: DeliveryWorkerOptions) {
     const claimMs = options.claimMs ?? 60_000;
@@ -63,108 +60,48 @@ export class WebhookDeliveryWorker {
       throw new Error("A delivery claim must last longer than a delivery attempt.");
     }
     this.#options = { pollIntervalMs: 500, concurrency: 8, ...options, claimMs, attemptTimeoutMs };
+    const { logger } = this.#options;
+    this.#loop = new ClaimLoop({
+      ...this.#options,
+      queue: this.#options.outbox,
+      attempt: (delivery) => this.#attempt(delivery),
+      onAttemptError: (delivery, error) =>
+        // The delivery is attempted again once its claim runs out, which at-least-once allows.
+        logger.error("webhook delivery outcome could not be recorded", {
+          event_id: delivery.eventId,
+          error: describeError(error),
+        }),
+      onQueueError: (error) => logger.error("webhook outbox could not be read", { error: describeError(error) }),
+      onReleaseError: (error) =>
+        logger.warn("webhook delivery claims could not be handed back", { error: describeError(error) }),
+    });
   }
 
-  async start(): Promise<void> {
-    this.#running = true;
-    if (this.#options.soleInstance) {
-      await this.#options.outbox.releaseAllClaims(this.#options.clock.now());
-    }
-    this.wake();
+  /** Takes over every claim first when this is the sole instance, and makes every pending delivery due at once. */
+  start(): Promise<void> {
+    return this.#loop.start();
   }
 
   /** Looks at the outbox now (called after a transaction that enqueued deliveries). */
   wake(): void {
-    if (!this.#running) {
-      return;
-    }
-    if (this.#pass) {
-      this.#passQueued = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#pass = this.#runPass().then((nextDueAt) => {
-      this.#pass = undefined;
-      if (this.#passQueued) {
-        this.#passQueued = false;
-        this.wake();
-      } else {
-        this.#schedule(nextDueAt);
-      }
-    });
+    this.#loop.wake();
   }
 
   /**
    * Stops scheduling and abandons attempts in flight, then hands this instance's claims back: the deliveries stay
    * pending, and other instances (or this one after a restart) deliver them at once.
    */
-  async stop(): Promise<void> {
-    this.#running = false;
-    clearTimeout(this.#timer);
-    for (const controller of this.#aborts) {
-      controller.abort(new Error("The server is shutting down."));
-    }
-    await this.#pass;
-    await Promise.allSettled(this.#inFlight.values());
-    try {
-      await this.#options.outbox.releaseClaims(this.#options.instanceId);
-    } catch (error) {
-      // Their claims run out by themselves.
-      this.#options.logger.warn("webhook delivery claims could not be handed back", { error: describeError(error) });
-    }
+  stop(): Promise<void> {
+    return this.#loop.stop(() => {
+      for (const controller of this.#aborts) {
+        controller.abort(new Error("The server is shutting down."));
+      }
+    });
   }
 
   /** Resolves once nothing is in flight (for tests and orderly shutdown). */
-  async idle(): Promise<void> {
-    while (this.#pass || this.#inFlight.size > 0) {
-      await this.#pass;
-      await Promise.allSettled(this.#inFlight.values());
-    }
-  }
-
-  /** Sleeps until the next delivery is due, but at most the poll interval (other processes may enqueue too). */
-  #schedule(nextDueAt: number | null) {
-    if (!this.#running) {
-      return;
-    }
-    const untilDue = nextDueAt === null ? Number.POSITIVE_INFINITY : nextDueAt - this.#options.clock.now();
-    this.#timer = setTimeout(() => this.wake(), Math.max(0, Math.min(untilDue, this.#options.pollIntervalMs)));
-    this.#timer.unref();
-  }
-
-  /** Starts the deliveries that are due and answers when the next one not yet started is due. */
-  async #runPass(): Promise<number | null> {
-    const { outbox, clock, concurrency, logger, instanceId, claimMs } = this.#options;
-    try {
-      const free = concurrency - this.#inFlight.size;
-      if (free <= 0) {
-        return null;
-      }
-      const now = clock.now();
-      const due = await outbox.claimDue(instanceId, now, now + claimMs, free);
-      for (const delivery of due) {
-        const attempt = this.#attempt(delivery)
-          .catch((error: unknown) => {
-            // The outcome could not be recorded (the database is unreachable): the claim runs out and the delivery
-            // is attempted again, which at-least-once allows.
-            logger.error("webhook delivery outcome could not be recorded", {
-              event_id: delivery.eventId,
-              error: describeError(error),
-            });
-          })
-          .finally(() => {
-            this.#inFlight.delete(delivery.seq);
-            if (this.#running) {
-              this.wake();
-            }
-          });
-        this.#inFlight.set(delivery.seq, attempt);
-      }
-      return await outbox.nextDueAt(clock.now());
-    } catch (error) {
-      logger.error("webhook outbox could not be read", { error: describeError(error) });
-      return null;
-    }
+  idle(): Promise<void> {
+    return this.#loop.idle();
   }
 
   #record(delivery: ClaimedDelivery, state: DeliveryState): Promise<void> {

@@ -1,6 +1,7 @@
 import type { AddressObject, HeaderLines, ParsedMail } from "mailparser";
 import { simpleParser } from "mailparser";
 import { formatSender } from "../../inbox/addresses.ts";
+import { FIELD_HEADERS } from "../../inbox/field-headers.ts";
 
 /** What a message received over SMTP contributes to the records of its copies. */
 export interface ParsedMessage {
@@ -21,23 +22,6 @@ export interface ParsedMessage {
   /** Attachments and inline parts (images of the html), decoded. */
   attachments: { filename: string; contentType: string; content: Buffer }[];
 }
-
-/** Headers the record shows as fields of its own, so `headers` leaves them out. */
-const FIELD_HEADERS = new Set([
-  "from",
-  "to",
-  "cc",
-  "bcc",
-  "reply-to",
-  "subject",
-  "message-id",
-  "date",
-  "in-reply-to",
-  "references",
-  "mime-version",
-  "content-type",
-  "content-transfer-encoding",
-]);
 
 const addressesOf = (value: AddressObject | AddressObject[] | undefined): string[] =>
   (Array.isArray(value) ? value : value ? [value] : [])

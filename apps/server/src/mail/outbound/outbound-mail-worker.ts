@@ -12,6 +12,7 @@ import {
 import type { ServerLogger } from "../../logger.ts";
 import type { ClaimedMail, MailAttemptState, MailQueue } from "../../storage/inbox/mail-queue.ts";
 import type { SendStore } from "../../storage/inbox/send-store.ts";
+import { ClaimLoop } from "../../work-queue/claim-loop.ts";
 import type { RelayOutcome, RelayTransport } from "./relay-transport.ts";
 
 export interface OutboundMailWorkerOptions {
@@ -49,44 +50,33 @@ const describeError = (error: unknown): string => (error instanceof Error ? erro
  * after the claim runs out (or at once after a restart on SQLite).
  */
 export class OutboundMailWorker {
-  readonly #options: Required<OutboundMailWorkerOptions>;
-  readonly #inFlight = new Map<number, Promise<void>>();
-  #timer: NodeJS.Timeout | undefined;
-  #running = false;
-  #passQueued = false;
-  #pass: Promise<void> | undefined;
+  readonly #options: OutboundMailWorkerOptions;
+  readonly #loop: ClaimLoop<ClaimedMail>;
 
   constructor(options: OutboundMailWorkerOptions) {
-    this.#options = { pollIntervalMs: 500, ...options };
+    this.#options = options;
+    const { logger } = options;
+    this.#loop = new ClaimLoop({
+      ...options,
+      attempt: (mail) => this.#attempt(mail),
+      onAttemptError: (mail, error) =>
+        logger.error("outbound mail outcome could not be recorded", {
+          message_id: mail.messageId,
+          error: describeError(error),
+        }),
+      onQueueError: (error) => logger.error("outbound mail queue could not be read", { error: describeError(error) }),
+      onReleaseError: (error) =>
+        logger.warn("outbound mail claims could not be handed back", { error: describeError(error) }),
+    });
   }
 
-  async start(): Promise<void> {
-    this.#running = true;
-    if (this.#options.soleInstance) {
-      await this.#options.queue.releaseAllClaims();
-    }
-    this.wake();
+  start(): Promise<void> {
+    return this.#loop.start();
   }
 
   /** Looks at the queue now (called after a send that queued mail has committed). */
   wake(): void {
-    if (!this.#running) {
-      return;
-    }
-    if (this.#pass) {
-      this.#passQueued = true;
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#pass = this.#runPass().then((nextDueAt) => {
-      this.#pass = undefined;
-      if (this.#passQueued) {
-        this.#passQueued = false;
-        this.wake();
-      } else {
-        this.#schedule(nextDueAt);
-      }
-    });
+    this.#loop.wake();
   }
 
   /**
@@ -94,59 +84,8 @@ export class OutboundMailWorker {
    * timeout), hands the claims left back and closes the relay connections.
    */
   async stop(): Promise<void> {
-    this.#running = false;
-    clearTimeout(this.#timer);
-    await this.#pass;
-    await Promise.allSettled(this.#inFlight.values());
-    try {
-      await this.#options.queue.releaseClaims(this.#options.instanceId);
-    } catch (error) {
-      // Their claims run out by themselves.
-      this.#options.logger.warn("outbound mail claims could not be handed back", { error: describeError(error) });
-    }
+    await this.#loop.stop();
     this.#options.relay.close();
-  }
-
-  #schedule(nextDueAt: number | null) {
-    if (!this.#running) {
-      return;
-    }
-    const untilDue = nextDueAt === null ? Number.POSITIVE_INFINITY : nextDueAt - this.#options.clock.now();
-    this.#timer = setTimeout(() => this.wake(), Math.max(0, Math.min(untilDue, this.#options.pollIntervalMs)));
-    this.#timer.unref();
-  }
-
-  async #runPass(): Promise<number | null> {
-    const { queue, clock, concurrency, logger, instanceId, claimMs } = this.#options;
-    try {
-      const free = concurrency - this.#inFlight.size;
-      if (free <= 0) {
-        return null;
-      }
-      const now = clock.now();
-      for (const mail of await queue.claimDue(instanceId, now, now + claimMs, free)) {
-        const attempt = this.#attempt(mail)
-          .catch((error: unknown) => {
-            // The outcome could not be recorded (the database is unreachable): the claim runs out and the recipient
-            // is tried again.
-            logger.error("outbound mail outcome could not be recorded", {
-              message_id: mail.messageId,
-              error: describeError(error),
-            });
-          })
-          .finally(() => {
-            this.#inFlight.delete(mail.seq);
-            if (this.#running) {
-              this.wake();
-            }
-          });
-        this.#inFlight.set(mail.seq, attempt);
-      }
-      return await queue.nextDueAt(clock.now());
-    } catch (error) {
-      logger.error("outbound mail queue could not be read", { error: describeError(error) });
-      return null;
-    }
   }
 
   async #attempt(mail: ClaimedMail): Promise<void> {

@@ -1,3 +1,5 @@
+import type { ClaimableRows, ClaimQueue } from "../claimed-rows.ts";
+import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
 import type { DeliveryStatus } from "../schema.ts";
@@ -35,21 +37,12 @@ export interface DeliveryState {
   finishedAt: string | null;
 }
 
-/** The outbox as the delivery worker uses it. */
-export interface DeliveryOutbox {
-  /**
-   * Claims up to `limit` pending deliveries due at `nowMs` for `claimant` until `claimUntilMs`, oldest first. A
-   * delivery claimed by another instance is skipped until its claim runs out (the instance stopped or crashed).
-   */
-  claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedDelivery[]>;
+/** The outbox as the delivery worker uses it: its pending deliveries are claimed as {@link ClaimQueue} says. */
+export interface DeliveryOutbox extends ClaimQueue<ClaimedDelivery> {
   /** Records an attempt's outcome and ends the claim. */
   recordAttempt(seq: number, claimant: string, state: DeliveryState): Promise<void>;
-  /** Ends every claim of `claimant` on deliveries still pending, so that other instances take them at once. */
-  releaseClaims(claimant: string): Promise<void>;
   /** Ends every claim (the embedded database: no other instance can hold one) and makes pending deliveries due. */
   releaseAllClaims(nowMs: number): Promise<void>;
-  /** The earliest time an unclaimed pending delivery is due, or null when none is pending. */
-  nextDueAt(nowMs: number): Promise<number | null>;
   listDeliveries(webhookId: string): Promise<(DeliveryState & { eventId: string; eventType: string })[]>;
 }
 
@@ -80,6 +73,8 @@ export async function enqueueDeliveries(
   }
 }
 
+const DELIVERY_ROWS = { table: "webhook_deliveries", waiting: ["pending"] } satisfies ClaimableRows;
+
 export class SqlDeliveryOutbox implements DeliveryOutbox {
   readonly #db: ServerDatabase;
   readonly #dialect: SqlDialect;
@@ -90,34 +85,14 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
   }
 
   async claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedDelivery[]> {
-    const claimed = await this.#db.transaction().execute(async (trx) => {
-      const due = await this.#dialect
-        .claimRows(
-          trx
-            .selectFrom("webhook_deliveries")
-            .select("seq")
-            .where("status", "=", "pending")
-            .where("next_attempt_at_ms", "<=", nowMs)
-            .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-            .orderBy("next_attempt_at_ms")
-            .orderBy("seq")
-            .limit(this.#dialect.rowCount(limit)),
-        )
-        .execute();
-      if (due.length === 0) {
-        return [];
-      }
-      return trx
-        .updateTable("webhook_deliveries")
-        .set({ claimed_by: claimant, claimed_until_ms: claimUntilMs })
-        .where(
-          "seq",
-          "in",
-          due.map((row) => row.seq),
-        )
-        .returning(["seq", "event_id", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
-        .execute();
-    });
+    const claimed = await claimDueRows(
+      this.#db,
+      this.#dialect,
+      DELIVERY_ROWS,
+      { claimant, nowMs, claimUntilMs, limit },
+      (update) =>
+        update.returning(["seq", "event_id", "payload", "attempts", "webhook_id", "next_attempt_at_ms"]).execute(),
+    );
     if (claimed.length === 0) {
       return [];
     }
@@ -163,21 +138,13 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
       .execute();
   }
 
-  async releaseClaims(claimant: string) {
-    await this.#db
-      .updateTable("webhook_deliveries")
-      .set({ claimed_by: null, claimed_until_ms: null })
-      .where("claimed_by", "=", claimant)
-      .execute();
+  releaseClaims(claimant: string) {
+    return releaseClaimsOf(this.#db, DELIVERY_ROWS, claimant);
   }
 
   async releaseAllClaims(nowMs: number) {
     await this.#db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable("webhook_deliveries")
-        .set({ claimed_by: null, claimed_until_ms: null })
-        .where("claimed_by", "is not", null)
-        .execute();
+      await releaseEveryClaim(trx, DELIVERY_ROWS);
       await trx
         .updateTable("webhook_deliveries")
         .set({ next_attempt_at_ms: nowMs })
@@ -187,14 +154,8 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
     });
   }
 
-  async nextDueAt(nowMs: number) {
-    const row = await this.#db
-      .selectFrom("webhook_deliveries")
-      .select((eb) => eb.fn.min("next_attempt_at_ms").as("due"))
-      .where("status", "=", "pending")
-      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-      .executeTakeFirst();
-    return row?.due ?? null;
+  nextDueAt(nowMs: number) {
+    return nextUnclaimedDueAt(this.#db, DELIVERY_ROWS, nowMs);
   }
 
   async listDeliveries(webhookId: string) {

@@ -1,3 +1,5 @@
+import type { ClaimableRows, ClaimQueue } from "../claimed-rows.ts";
+import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import type { RecipientDeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -30,22 +32,13 @@ export interface MailAttemptState {
   nextAttemptAtMs: number | null;
 }
 
-/** The queue as the outbound mail worker uses it (outcomes are recorded in a send transaction, with their events). */
-export interface MailQueue {
-  /**
-   * Claims up to `limit` recipients due at `nowMs` for `claimant` until `claimUntilMs`, oldest first. One claimed by
-   * another instance is skipped until its claim runs out (the instance stopped or crashed).
-   */
-  claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedMail[]>;
-  /** Ends every claim of `claimant`, so that other instances take its recipients at once. */
-  releaseClaims(claimant: string): Promise<void>;
-  /** Ends every claim (the embedded database: no other instance can hold one). */
-  releaseAllClaims(): Promise<void>;
-  /** The earliest time an unclaimed recipient is due, or null when none waits. */
-  nextDueAt(nowMs: number): Promise<number | null>;
-}
+/**
+ * The queue as the outbound mail worker uses it: its waiting recipients are claimed as {@link ClaimQueue} says, and
+ * outcomes are recorded in a send transaction, with their events.
+ */
+export type MailQueue = ClaimQueue<ClaimedMail>;
 
-const WAITING: RecipientDeliveryStatus[] = ["queued", "delayed"];
+const RECIPIENT_ROWS = { table: "recipient_deliveries", waiting: ["queued", "delayed"] } satisfies ClaimableRows;
 
 export class SqlMailQueue implements MailQueue {
   readonly #db: ServerDatabase;
@@ -57,34 +50,16 @@ export class SqlMailQueue implements MailQueue {
   }
 
   async claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedMail[]> {
-    const claimed = await this.#db.transaction().execute(async (trx) => {
-      const due = await this.#dialect
-        .claimRows(
-          trx
-            .selectFrom("recipient_deliveries")
-            .select("seq")
-            .where("status", "in", WAITING)
-            .where("next_attempt_at_ms", "<=", nowMs)
-            .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-            .orderBy("next_attempt_at_ms")
-            .orderBy("seq")
-            .limit(this.#dialect.rowCount(limit)),
-        )
-        .execute();
-      if (due.length === 0) {
-        return [];
-      }
-      return trx
-        .updateTable("recipient_deliveries")
-        .set({ claimed_by: claimant, claimed_until_ms: claimUntilMs })
-        .where(
-          "seq",
-          "in",
-          due.map((row) => row.seq),
-        )
-        .returning(["seq", "pod_id", "inbox_id", "message_id", "address", "status", "attempts", "next_attempt_at_ms"])
-        .execute();
-    });
+    const claimed = await claimDueRows(
+      this.#db,
+      this.#dialect,
+      RECIPIENT_ROWS,
+      { claimant, nowMs, claimUntilMs, limit },
+      (update) =>
+        update
+          .returning(["seq", "pod_id", "inbox_id", "message_id", "address", "status", "attempts", "next_attempt_at_ms"])
+          .execute(),
+    );
     const mail: ClaimedMail[] = [];
     for (const row of claimed.sort(
       (a, b) => (a.next_attempt_at_ms ?? 0) - (b.next_attempt_at_ms ?? 0) || a.seq - b.seq,
@@ -113,30 +88,16 @@ export class SqlMailQueue implements MailQueue {
     return mail;
   }
 
-  async releaseClaims(claimant: string) {
-    await this.#db
-      .updateTable("recipient_deliveries")
-      .set({ claimed_by: null, claimed_until_ms: null })
-      .where("claimed_by", "=", claimant)
-      .execute();
+  releaseClaims(claimant: string) {
+    return releaseClaimsOf(this.#db, RECIPIENT_ROWS, claimant);
   }
 
-  async releaseAllClaims() {
-    await this.#db
-      .updateTable("recipient_deliveries")
-      .set({ claimed_by: null, claimed_until_ms: null })
-      .where("claimed_by", "is not", null)
-      .execute();
+  releaseAllClaims() {
+    return releaseEveryClaim(this.#db, RECIPIENT_ROWS);
   }
 
-  async nextDueAt(nowMs: number) {
-    const row = await this.#db
-      .selectFrom("recipient_deliveries")
-      .select((eb) => eb.fn.min("next_attempt_at_ms").as("due"))
-      .where("status", "in", WAITING)
-      .where((eb) => eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]))
-      .executeTakeFirst();
-    return row?.due ?? null;
+  nextDueAt(nowMs: number) {
+    return nextUnclaimedDueAt(this.#db, RECIPIENT_ROWS, nowMs);
   }
 }
 

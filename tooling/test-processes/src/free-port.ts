@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 
 /**
- * A TCP port of 127.0.0.1 that was free a moment ago. Postfix binds the port its master.cf names, so another process
- * may take it first: the start retries on a clash.
+ * A TCP port of 127.0.0.1 that was free a moment ago. Servers such as PostgreSQL and Postfix cannot be told to pick one
+ * themselves, so another process may take it before the server binds it: callers retry on a clash.
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

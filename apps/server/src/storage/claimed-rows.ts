@@ -1,0 +1,115 @@
+import type { Expression, ExpressionBuilder, SqlBool, UpdateQueryBuilder, UpdateResult } from "kysely";
+import type { ServerDatabase } from "./database.ts";
+import type { DatabaseSchema } from "./schema.ts";
+import type { SqlDialect } from "./sql-dialect.ts";
+
+// Work tables that the instances on a database share: a row waits while its status is one of `waiting`, is due at
+// `next_attempt_at_ms`, and is held by one instance (`claimed_by`) until `claimed_until_ms`, so that an instance
+// that stopped without handing its rows back loses them once the claim runs out.
+
+type WorkTable = "webhook_deliveries" | "recipient_deliveries";
+
+/** A work table and the statuses in which its rows wait to be worked on. */
+export type ClaimableRows = {
+  [Table in WorkTable]: { table: Table; waiting: readonly DatabaseSchema[Table]["status"][] };
+}[WorkTable];
+
+/** What a claiming worker needs of its work table. */
+export interface ClaimQueue<Claim> {
+  /**
+   * Claims up to `limit` waiting rows due at `nowMs` for `claimant` until `claimUntilMs`, oldest first. A row
+   * claimed by another instance is skipped until its claim runs out (the instance stopped or crashed).
+   */
+  claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<Claim[]>;
+  /** Ends every claim of `claimant`, so that other instances take its rows at once. */
+  releaseClaims(claimant: string): Promise<void>;
+  /** Ends every claim (the embedded database: no other instance can hold one). */
+  releaseAllClaims(nowMs: number): Promise<void>;
+  /** The earliest time an unclaimed row is due, or null when none waits. */
+  nextDueAt(nowMs: number): Promise<number | null>;
+}
+
+/** The update that claims rows of `Table`, to which the caller adds the columns it reads back (`returning`). */
+export type ClaimUpdate<Table extends WorkTable> = UpdateQueryBuilder<DatabaseSchema, Table, Table, UpdateResult>;
+
+const unclaimedAt =
+  (nowMs: number) =>
+  (eb: ExpressionBuilder<DatabaseSchema, WorkTable>): Expression<SqlBool> =>
+    eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]);
+
+/**
+ * Claims up to `limit` waiting rows due at `nowMs` that nobody holds, oldest first, for `claimant` until
+ * `claimUntilMs`, in one transaction; `read` runs the claim with what it returns. The rows are selected for update,
+ * and on PostgreSQL those another instance locked are skipped, so that instances claiming at once get different rows.
+ */
+export function claimDueRows<Table extends WorkTable, Row>(
+  db: ServerDatabase,
+  dialect: SqlDialect,
+  rows: ClaimableRows & { table: Table },
+  claim: { claimant: string; nowMs: number; claimUntilMs: number; limit: number },
+  read: (update: ClaimUpdate<Table>) => Promise<Row[]>,
+): Promise<Row[]> {
+  // The queries touch only the columns every work table has, so they are typed against all of them at once.
+  const { table, waiting }: ClaimableRows = rows;
+  return db.transaction().execute(async (trx) => {
+    const due = await dialect
+      .claimRows(
+        trx
+          .selectFrom(table)
+          .select("seq")
+          .where("status", "in", waiting)
+          .where("next_attempt_at_ms", "<=", claim.nowMs)
+          .where(unclaimedAt(claim.nowMs))
+          .orderBy("next_attempt_at_ms")
+          .orderBy("seq")
+          .limit(dialect.rowCount(claim.limit)),
+      )
+      .execute();
+    if (due.length === 0) {
+      return [];
+    }
+    const update = trx
+      .updateTable(table)
+      .set({ claimed_by: claim.claimant, claimed_until_ms: claim.claimUntilMs })
+      .where(
+        "seq",
+        "in",
+        due.map((row) => row.seq),
+      );
+    // Kysely cannot follow a generic table name; this builder updates `rows.table`, which is `Table`.
+    return read(update as unknown as ClaimUpdate<Table>);
+  });
+}
+
+/** Ends every claim of `claimant`. */
+export async function releaseClaimsOf(db: ServerDatabase, rows: ClaimableRows, claimant: string): Promise<void> {
+  await db
+    .updateTable(rows.table)
+    .set({ claimed_by: null, claimed_until_ms: null })
+    .where("claimed_by", "=", claimant)
+    .execute();
+}
+
+/** Ends every claim of every instance. */
+export async function releaseEveryClaim(db: ServerDatabase, rows: ClaimableRows): Promise<void> {
+  await db
+    .updateTable(rows.table)
+    .set({ claimed_by: null, claimed_until_ms: null })
+    .where("claimed_by", "is not", null)
+    .execute();
+}
+
+/** The earliest time a waiting row that nobody holds is due, or null when none waits. */
+export async function nextUnclaimedDueAt(
+  db: ServerDatabase,
+  rows: ClaimableRows,
+  nowMs: number,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom(rows.table)
+    .select((eb) => eb.fn.min("next_attempt_at_ms").as("due"))
+    .where("status", "in", rows.waiting)
+    .where(unclaimedAt(nowMs))
+    .executeTakeFirst();
+  return row?.due ?? null;
+}

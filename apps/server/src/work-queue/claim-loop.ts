@@ -1,0 +1,137 @@
+import type { Clock } from "../clock.ts";
+import type { ClaimQueue } from "../storage/claimed-rows.ts";
+
+/** The queue a loop works off, how it claims, and what the worker it runs for does with a claimed row. */
+export interface ClaimLoopOptions<Claim extends { seq: number }> {
+  queue: ClaimQueue<Claim>;
+  /** This instance's name on the rows it claims. */
+  instanceId: string;
+  /** Whether this is the only instance on the database: on start it takes over every claim. */
+  soleInstance: boolean;
+  clock: Clock;
+  /** How long a claim holds; it must exceed the longest attempt. */
+  claimMs: number;
+  /** Rows attempted at the same time. */
+  concurrency: number;
+  /** How often the queue is checked when nothing wakes the loop (other instances queue too). Default 500 ms. */
+  pollIntervalMs?: number;
+  /** Works one claimed row and records its outcome, which ends the claim. */
+  attempt(claim: Claim): Promise<void>;
+  /** The outcome could not be recorded (the database is unreachable): the claim runs out and the row is tried again. */
+  onAttemptError(claim: Claim, error: unknown): void;
+  /** The queue could not be read: the loop looks again at the next poll. */
+  onQueueError(error: unknown): void;
+  /** The claims could not be handed back on stop: they run out by themselves. */
+  onReleaseError(error: unknown): void;
+}
+
+/**
+ * Works off a queue shared by the instances on a database: claims the rows that are due, up to the concurrency,
+ * for a while; looks again when woken (after a commit that queued work), when an attempt ends, when the next row is
+ * due, and at least every poll interval; on stop, waits for the attempts in flight and hands the claims left back.
+ */
+export class ClaimLoop<Claim extends { seq: number }> {
+  readonly #options: Required<ClaimLoopOptions<Claim>>;
+  readonly #inFlight = new Map<number, Promise<void>>();
+  #timer: NodeJS.Timeout | undefined;
+  #running = false;
+  #passQueued = false;
+  #pass: Promise<void> | undefined;
+
+  constructor(options: ClaimLoopOptions<Claim>) {
+    this.#options = { pollIntervalMs: 500, ...options };
+  }
+
+  async start(): Promise<void> {
+    this.#running = true;
+    if (this.#options.soleInstance) {
+      await this.#options.queue.releaseAllClaims(this.#options.clock.now());
+    }
+    this.wake();
+  }
+
+  /** Looks at the queue now. */
+  wake(): void {
+    if (!this.#running) {
+      return;
+    }
+    if (this.#pass) {
+      this.#passQueued = true;
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#pass = this.#runPass().then((nextDueAt) => {
+      this.#pass = undefined;
+      if (this.#passQueued) {
+        this.#passQueued = false;
+        this.wake();
+      } else {
+        this.#schedule(nextDueAt);
+      }
+    });
+  }
+
+  /**
+   * Stops claiming, waits for the attempts in flight, then hands this instance's claims back: the rows stay due, and
+   * other instances (or this one after a restart) take them at once. `abandon` runs once claiming has stopped, to
+   * cut the attempts in flight short.
+   */
+  async stop(abandon?: () => void): Promise<void> {
+    this.#running = false;
+    clearTimeout(this.#timer);
+    abandon?.();
+    await this.#pass;
+    await Promise.allSettled(this.#inFlight.values());
+    try {
+      await this.#options.queue.releaseClaims(this.#options.instanceId);
+    } catch (error) {
+      this.#options.onReleaseError(error);
+    }
+  }
+
+  /** Resolves once nothing is in flight. */
+  async idle(): Promise<void> {
+    while (this.#pass || this.#inFlight.size > 0) {
+      await this.#pass;
+      await Promise.allSettled(this.#inFlight.values());
+    }
+  }
+
+  /** Sleeps until the next row is due, but at most the poll interval (other instances may queue too). */
+  #schedule(nextDueAt: number | null) {
+    if (!this.#running) {
+      return;
+    }
+    const untilDue = nextDueAt === null ? Number.POSITIVE_INFINITY : nextDueAt - this.#options.clock.now();
+    this.#timer = setTimeout(() => this.wake(), Math.max(0, Math.min(untilDue, this.#options.pollIntervalMs)));
+    this.#timer.unref();
+  }
+
+  /** Starts the attempts that are due and answers when the next row not yet started is due. */
+  async #runPass(): Promise<number | null> {
+    const { queue, clock, concurrency, instanceId, claimMs } = this.#options;
+    try {
+      const free = concurrency - this.#inFlight.size;
+      if (free <= 0) {
+        return null;
+      }
+      const now = clock.now();
+      for (const claim of await queue.claimDue(instanceId, now, now + claimMs, free)) {
+        const attempt = this.#options
+          .attempt(claim)
+          .catch((error: unknown) => this.#options.onAttemptError(claim, error))
+          .finally(() => {
+            this.#inFlight.delete(claim.seq);
+            if (this.#running) {
+              this.wake();
+            }
+          });
+        this.#inFlight.set(claim.seq, attempt);
+      }
+      return await queue.nextDueAt(clock.now());
+    } catch (error) {
+      this.#options.onQueueError(error);
+      return null;
+    }
+  }
+}
