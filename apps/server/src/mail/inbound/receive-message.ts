@@ -84,6 +84,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
     const recorder = new EventRecorder(tx);
     const hosted = await tx.findInboxesByAddress([...new Set(mail.recipients.map(normalizeAddress))]);
     const sourceIsNew = await tx.insertMessageSource(messageId, mail.raw);
+    // The same mail received again (one Message-ID) shares the first arrival's attachments, as reads show them.
     const attachmentRecords = sourceIsNew
       ? attachments.map(({ attachment_id, filename, content_type, size }) => ({
           attachment_id,
@@ -91,7 +92,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
           content_type,
           size,
         }))
-      : [];
+      : await tx.findAttachmentsOf(messageId);
     if (sourceIsNew) {
       await tx.insertAttachments(attachments);
     }

@@ -163,6 +163,44 @@ describe("receiving mail over SMTP", () => {
     }
   });
 
+  it("gives the same mail received again by another inbox its attachments, in the record and in the event", async () => {
+    const first = await newInbox("again-first");
+    const second = await newInbox("again-second");
+    const receiver = await startWebhookReceiver();
+    try {
+      expectData(
+        await t.inbox.POST("/v0/webhooks", {
+          body: { url: receiver.url, event_types: ["message.received"], inbox_ids: [first, second] },
+        }),
+      );
+      const mail = {
+        from: "ada@example.com",
+        subject: "Twice",
+        text: "The same message, two deliveries.\r\n",
+        messageId: "<twice-1@example.com>",
+        attachments: [{ filename: "notes.txt", content: "one attachment", contentType: "text/plain" }],
+      };
+      for (const inbox of [first, second]) {
+        const sent = await swaksData(await compose({ ...mail, to: inbox }), "ada@example.com", [inbox]);
+        expect(sent.exitCode, sent.output).toBe(0);
+      }
+      const stored = [await onlyMessage(first), await onlyMessage(second)];
+      expect(stored[1]?.attachments).toEqual(stored[0]?.attachments);
+      expect(stored[1]?.attachments.map((attachment) => attachment.filename)).toEqual(["notes.txt"]);
+
+      const deliveries = await receiver.waitFor(2);
+      const events = deliveries.map(
+        (delivery) => JSON.parse(delivery.body) as { message: { inbox_id: string; attachments: unknown[] } },
+      );
+      for (const message of stored) {
+        const event = events.find((candidate) => candidate.message.inbox_id === message?.inbox_id);
+        expect(event?.message.attachments, message?.inbox_id).toEqual(message?.attachments);
+      }
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("joins a reply to the thread of the message it answers", async () => {
     const inbox = await newInbox("reply-in");
     const sent = expectData(

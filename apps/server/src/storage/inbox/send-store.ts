@@ -15,6 +15,7 @@ import { insertRecipientDeliveries } from "./recipient-deliveries.ts";
 
 export type NewMessageRow = Omit<Insertable<MessageTable>, "seq">;
 export type NewAttachmentRow = Insertable<AttachmentTable>;
+export type AttachmentMetadataRow = Pick<AttachmentTable, "attachment_id" | "filename" | "content_type" | "size">;
 /** A thread as the send writes it: every column but the row number. */
 export type ThreadColumns = Omit<ThreadRow, "seq">;
 
@@ -58,6 +59,8 @@ export interface SendTransaction {
    * same mail received again): the first is kept.
    */
   insertMessageSource(messageId: string, source: Uint8Array): Promise<boolean>;
+  /** The attachments stored for a message id (shared by all its copies), in their order, without their bytes. */
+  findAttachmentsOf(messageId: string): Promise<AttachmentMetadataRow[]>;
   /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
   findSubscribedWebhooks(podId: string, eventType: string, inboxId: string): Promise<string[]>;
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number): Promise<void>;
@@ -338,6 +341,15 @@ class SqlSendTransaction implements SendTransaction {
 
   async insertMessageSource(messageId: string, source: Uint8Array) {
     return (await this.#q.insertSource.first(this.#trx, { messageId, source })) !== undefined;
+  }
+
+  findAttachmentsOf(messageId: string) {
+    return this.#trx
+      .selectFrom("attachments")
+      .select(["attachment_id", "filename", "content_type", "size"])
+      .where("message_id", "=", messageId)
+      .orderBy("position")
+      .execute();
   }
 
   async findSubscribedWebhooks(podId: string, eventType: string, inboxId: string) {
