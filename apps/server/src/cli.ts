@@ -63,6 +63,8 @@ Options of start:
   --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
   --webhook-claim-ms <ms>            how long an instance holds a delivery it attempts; after a crash, another
                                      instance takes the delivery over once this runs out (default 60000)
+  --event-poll-ms <ms>               how often the live event stream looks for events that no notification
+                                     announced, its safety net (default 2000)
   --quiet                            only warnings and errors on stderr (no request lines)
   -h, --help                         show this help
   -v, --version                      print the version
@@ -129,6 +131,7 @@ function parse(argv: string[]) {
       "forum-registrations-per-hour": { type: "string" },
       "webhook-retry-delays": { type: "string" },
       "webhook-claim-ms": { type: "string" },
+      "event-poll-ms": { type: "string" },
       quiet: { type: "boolean" },
       service: { type: "string" },
       name: { type: "string" },
@@ -222,6 +225,7 @@ async function start(values: Parsed) {
       ?.split(",")
       .map((delay) => integer("webhook-retry-delays", delay.trim()) ?? 0),
     webhookClaimMs: integer("webhook-claim-ms", values["webhook-claim-ms"]),
+    eventPollMs: integer("event-poll-ms", values["event-poll-ms"]),
     logger: values.quiet ? warningsAndErrors(createJsonLogger()) : undefined,
   };
   const server = await startServer(options);

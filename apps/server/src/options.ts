@@ -55,6 +55,11 @@ export interface ServerOptions {
    * runs out (after a crash). Default 60 s; an attempt times out after 15 s, or half the claim when shorter.
    */
   webhookClaimMs?: number;
+  /**
+   * How often the live event stream reads the event log for events no notification announced (PostgreSQL NOTIFY, or
+   * this instance's own commits). A safety net: events normally arrive at once. Default 2 s.
+   */
+  eventPollMs?: number;
   /** How long a stop waits for requests in flight before closing their connections. Default 10 s. */
   shutdownGraceMs?: number;
   /** Structured log lines (JSON on stderr by default); `false` for silence. */
@@ -136,6 +141,7 @@ export interface ResolvedOptions {
   database: string;
   databasePoolSize: number;
   webhookClaimMs: number;
+  eventPollMs: number;
   shutdownGraceMs: number;
   allowPrivateWebhooks: boolean;
   trustedProxies: readonly string[];
@@ -255,6 +261,7 @@ export function resolveOptions(
     database: options.database ?? DEFAULT_DATABASE_FILE,
     databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULT_POOL_SIZE),
     webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? 60_000),
+    eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? 2_000),
     shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? 10_000),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     trustedProxies: options.trustedProxies ?? [],

@@ -63,7 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
   const servers: RunningServer[] = [];
   let worker: WebhookDeliveryWorker | undefined;
   let mailWorker: OutboundMailWorker | undefined;
-  const hub = new EventHub({ log: storage.events, logger });
+  const hub = new EventHub({ log: storage.events, logger, pollMs: config.eventPollMs });
   const pruner = new EventPruner(storage.events, clock, logger);
   let notifications: EventNotifications | undefined;
   let eventStream: EventStream | undefined;

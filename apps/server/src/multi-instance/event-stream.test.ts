@@ -35,7 +35,8 @@ const sentIds = (stream: StreamConnection) =>
 
 describe("the live event stream over several instances", () => {
   it("delivers sends through every instance to a subscriber on one, promptly, in order and exactly once", async () => {
-    instances = await startInstances(2);
+    // The safety-net poll is out of reach, so an event that arrives came through the database's notification.
+    instances = await startInstances(2, ["--event-poll-ms", "600000"]);
     const [a, b] = instances.all;
     if (!a || !b) {
       throw new Error("Two instances expected.");
@@ -44,12 +45,8 @@ describe("the live event stream over several instances", () => {
     const { inbox_id: inboxId } = (await created.json()) as { inbox_id: string };
     const live = await subscribe(a.inboxUrl, { inbox_ids: [inboxId] });
 
-    // Heard through the database's notification, well before the 2 s poll would find it.
-    const started = performance.now();
     const first = await sendFrom(b.inboxUrl, inboxId, "through B");
-    await live.waitFor(2, 1_500);
-    const latencyMs = performance.now() - started;
-    expect(latencyMs).toBeLessThan(1_000);
+    await live.waitFor(2, 10_000);
     expect(sentIds(live)).toEqual([first]);
 
     const count = 60;
