@@ -27,8 +27,10 @@ while (waiting.length > 0 && Date.now() < deadline) {
   }
 }
 
-const width = Math.max(...services.map(([name]) => name.length));
-const lines = services.map(([name, url]) => `  ${name.padEnd(width)}  ${url.replace(/health$/, "")}`);
+// The server opens its SMTP port while starting, right after the HTTP ones: listed without a wait of its own.
+const listed = [...services, ["Mail in (SMTP)", "smtp://127.0.0.1:2525"]];
+const width = Math.max(...listed.map(([name]) => name.length));
+const lines = listed.map(([name, url]) => `  ${name.padEnd(width)}  ${url.replace(/health$/, "")}`);
 const keys = [
   `  Inbox API key  ${process.env.PIGEONHOLE_INBOX_API_KEY || "pigeonhole-inbox-dev"}`,
   `  Forum API key  ${process.env.PIGEONHOLE_FORUM_API_KEY || "pigeonhole-forum-dev"}`,
