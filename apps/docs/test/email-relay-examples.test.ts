@@ -1,15 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:http";
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createInboxClient, type InboxClient } from "@pigeonhole/inbox";
 import { type Server, startServer } from "@pigeonhole/server";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SITE_ROOT } from "./built-site.ts";
-
-type Handler = (request: Request) => Promise<Response>;
+import { type Cleanups, receiveWithExamples } from "./example-receivers.ts";
 
 /** Polls `check` until it holds, for at most `ms`: the relay and the events are asynchronous. */
 async function eventually(check: () => boolean, what: string, ms = 20_000): Promise<void> {
@@ -32,7 +30,7 @@ describe("the real e-mail guide's delivery examples, through a relay", () => {
   let server: Server;
   let inbox: InboxClient;
   let elsewhere: InboxClient;
-  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanups: Cleanups = [];
 
   beforeAll(async () => {
     receiving = await startServer({
@@ -151,48 +149,12 @@ describe("the real e-mail guide's delivery examples, through a relay", () => {
   });
 
   it("the reference's webhook receivers handle real message.delivered and message.bounced deliveries", async () => {
-    const webhook = await inbox.post("/v0/webhooks", {
-      body: { url: "http://127.0.0.1:9/unused", event_types: ["message.delivered", "message.bounced"] },
-    });
-    cleanups.push(() =>
-      inbox.delete("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } }),
+    const { logs, statuses } = await receiveWithExamples(
+      inbox,
+      ["message.delivered", "message.bounced"],
+      ["onMessageDelivered", "onMessageBounced"],
+      cleanups,
     );
-    // The examples read the secret when they load, as a receiver reads its configuration at start.
-    vi.stubEnv("PIGEONHOLE_WEBHOOK_SECRET", webhook.secret);
-    cleanups.push(() => {
-      vi.unstubAllEnvs();
-    });
-    const delivered: Handler = (await import("../examples/inbox/onMessageDelivered.ts")).handleDelivery;
-    const bounced: Handler = (await import("../examples/inbox/onMessageBounced.ts")).handleDelivery;
-    const logs: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
-      logs.push(parts.join(" "));
-    });
-    cleanups.push(() => log.mockRestore());
-    const statuses: number[] = [];
-    const receiver = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) {
-        chunks.push(chunk as Buffer);
-      }
-      const request = () =>
-        new Request(`http://127.0.0.1${req.url}`, {
-          method: "POST",
-          headers: req.headers as Record<string, string>,
-          body: Buffer.concat(chunks),
-        });
-      const answers = [await delivered(request()), await bounced(request())];
-      statuses.push(...answers.map((answer) => answer.status));
-      res.writeHead(answers[0]?.status ?? 500).end();
-    });
-    receiver.listen(0, "127.0.0.1");
-    await once(receiver, "listening");
-    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-    const { port } = receiver.address() as AddressInfo;
-    await inbox.put("/v0/webhooks/{webhook_id}", {
-      params: { path: { webhook_id: webhook.webhook_id } },
-      body: { url: `http://127.0.0.1:${port}/hooks`, event_types: ["message.delivered", "message.bounced"] },
-    });
 
     const toGrace = await send("grace@example.com", "Invoice");
     const toNobody = await send("nobody@example.com", "Invoice");
@@ -228,39 +190,7 @@ describe("the real e-mail guide's delivery examples, through a relay", () => {
     const client = createInboxClient({ baseUrl: unreachable.inbox.url, apiKey: unreachable.inbox.apiKey });
     await client.post("/v0/inboxes", { body: { username: "support" } });
 
-    const logs: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
-      logs.push(parts.join(" "));
-    });
-    cleanups.push(() => log.mockRestore());
-    let delayed: Handler | undefined;
-    const receiver = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) {
-        chunks.push(chunk as Buffer);
-      }
-      const answer = await delayed?.(
-        new Request(`http://127.0.0.1${req.url}`, {
-          method: "POST",
-          headers: req.headers as Record<string, string>,
-          body: Buffer.concat(chunks),
-        }),
-      );
-      res.writeHead(answer?.status ?? 500).end();
-    });
-    receiver.listen(0, "127.0.0.1");
-    await once(receiver, "listening");
-    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-    const { port } = receiver.address() as AddressInfo;
-    const webhook = await client.post("/v0/webhooks", {
-      body: { url: `http://127.0.0.1:${port}/hooks`, event_types: ["message.delayed"] },
-    });
-    vi.stubEnv("PIGEONHOLE_WEBHOOK_SECRET", webhook.secret);
-    cleanups.push(() => {
-      vi.unstubAllEnvs();
-    });
-    // The example reads the secret as it loads.
-    delayed = (await import("../examples/inbox/onMessageDelayed.ts")).handleDelivery;
+    const { logs } = await receiveWithExamples(client, ["message.delayed"], ["onMessageDelayed"], cleanups);
 
     const sent = await client.post("/v0/inboxes/{inbox_id}/messages", {
       params: { path: { inbox_id: "support@pigeonhole.test" } },

@@ -1,14 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createInboxClient, type InboxClient } from "@pigeonhole/inbox";
 import { type Server, startServer } from "@pigeonhole/server";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SITE_ROOT } from "./built-site.ts";
-
-type Handler = (request: Request) => Promise<Response>;
+import { type Cleanups, receiveWithExamples } from "./example-receivers.ts";
 
 /** Polls `check` until it holds, for at most `ms`: deliveries are asynchronous. */
 async function eventually(check: () => boolean, ms = 15_000): Promise<void> {
@@ -34,7 +31,7 @@ async function sendBetweenInboxes(inbox: InboxClient, subject: string): Promise<
 describe("the webhook examples, receiving real deliveries from the server", () => {
   let server: Server;
   let inbox: InboxClient;
-  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanups: Cleanups = [];
 
   beforeAll(async () => {
     server = await startServer({
@@ -58,51 +55,13 @@ describe("the webhook examples, receiving real deliveries from the server", () =
   });
 
   it("verifies and handles message.received and message.sent with the reference's fetch handlers", async () => {
-    const webhook = await inbox.post("/v0/webhooks", {
-      body: { url: "http://127.0.0.1:9/unused", event_types: ["message.received", "message.sent"] },
-    });
-    cleanups.push(() =>
-      inbox.delete("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } }),
+    const { handlers, logs, statuses } = await receiveWithExamples(
+      inbox,
+      ["message.received", "message.sent"],
+      ["onMessageReceived", "onMessageSent"],
+      cleanups,
     );
-    // The examples read the secret when they load, as a receiver reads its configuration at start.
-    vi.stubEnv("PIGEONHOLE_WEBHOOK_SECRET", webhook.secret);
-    cleanups.push(() => {
-      vi.unstubAllEnvs();
-    });
-    const received: Handler = (await import("../examples/inbox/onMessageReceived.ts")).handleDelivery;
-    const sent: Handler = (await import("../examples/inbox/onMessageSent.ts")).handleDelivery;
-
-    const logs: string[] = [];
-    const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
-      logs.push(parts.join(" "));
-    });
-    cleanups.push(() => log.mockRestore());
-    const statuses: number[] = [];
-    const receiver = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) {
-        chunks.push(chunk as Buffer);
-      }
-      const request = () =>
-        new Request(`http://127.0.0.1${req.url}`, {
-          method: "POST",
-          headers: req.headers as Record<string, string>,
-          body: Buffer.concat(chunks),
-        });
-      const answers = [await received(request()), await sent(request())];
-      statuses.push(...answers.map((answer) => answer.status));
-      res.writeHead(answers[0]?.status ?? 500).end();
-    });
-    receiver.listen(0, "127.0.0.1");
-    await once(receiver, "listening");
-    cleanups.push(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-    const { port } = receiver.address() as AddressInfo;
-
-    // PUT keeps the secret: point the webhook at the receiver now that it listens.
-    await inbox.put("/v0/webhooks/{webhook_id}", {
-      params: { path: { webhook_id: webhook.webhook_id } },
-      body: { url: `http://127.0.0.1:${port}/hooks`, event_types: ["message.received", "message.sent"] },
-    });
+    const [received] = handlers;
     await sendBetweenInboxes(inbox, "Hello, handlers");
 
     await eventually(
@@ -112,7 +71,7 @@ describe("the webhook examples, receiving real deliveries from the server", () =
     expect(statuses.every((status) => status === 204)).toBe(true);
 
     // A forged delivery is refused.
-    const forged = await received(
+    const forged = await received?.(
       new Request("http://127.0.0.1/hooks", {
         method: "POST",
         headers: {
@@ -123,7 +82,7 @@ describe("the webhook examples, receiving real deliveries from the server", () =
         body: "{}",
       }),
     );
-    expect(forged.status).toBe(400);
+    expect(forged?.status).toBe(400);
   });
 
   it("runs the webhooks guide's server, which prints each verified event", async () => {
