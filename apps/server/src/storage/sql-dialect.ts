@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from "kysely";
+import type { Expression, QueryExecutorProvider, SqlBool } from "kysely";
 
 /**
  * What differs between the databases the server runs on. Every query is written once, with Kysely, and asks the
@@ -25,6 +25,11 @@ export interface SqlDialect {
   isUniqueViolation(error: unknown): boolean;
   /** Whether a transaction failed only because a concurrent one won (a deadlock), so running it again is right. */
   isTransientConflict(error: unknown): boolean;
+  /**
+   * Tells every instance on the database, once `trx` commits, that `channel` has news (`payload`). Where the database
+   * serves one instance (SQLite) there is no one else to tell: the instance wakes its own listeners.
+   */
+  notifyOnCommit(trx: QueryExecutorProvider, channel: string, payload: string): Promise<void>;
 }
 
 /** A select query that can lock its rows (Kysely's `forUpdate` and `skipLocked`). */

@@ -1,5 +1,4 @@
 import type { Transaction } from "kysely";
-import { sql } from "kysely";
 import type { ServerDatabase } from "../database.ts";
 import type { DatabaseSchema } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -76,9 +75,7 @@ export async function appendEvents(
         })
         .execute();
     }
-    if (dialect.name === "postgres") {
-      await sql`select pg_notify(${EVENT_CHANNEL}, ${podId})`.execute(trx);
-    }
+    await dialect.notifyOnCommit(trx, EVENT_CHANNEL, podId);
   }
 }
 

@@ -14,6 +14,10 @@ export const postgresDialect: SqlDialect = {
   isUniqueViolation: (error) => errorCode(error) === "23505",
   // 40P01: deadlock_detected; 40001: serialization_failure.
   isTransientConflict: (error) => errorCode(error) === "40P01" || errorCode(error) === "40001",
+  // NOTIFY inside a transaction is delivered when it commits, and not at all when it rolls back.
+  notifyOnCommit: async (trx, channel, payload) => {
+    await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
+  },
 };
 
 function errorCode(error: unknown): unknown {

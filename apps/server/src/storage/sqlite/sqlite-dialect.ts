@@ -23,4 +23,5 @@ export const sqliteDialect: SqlDialect = {
     error instanceof Error && "errcode" in error && (error.errcode === 2067 || error.errcode === 1555),
   // Transactions never interleave on the one connection.
   isTransientConflict: () => false,
+  notifyOnCommit: async () => {},
 };
