@@ -1,5 +1,6 @@
 import type { CreateWebhookRequest, operations, paths } from "@pigeonhole/inbox-types";
 import { create as contentDisposition } from "content-disposition";
+import { format as formatMediaType, parse as parseMediaType } from "content-type";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
@@ -330,13 +331,14 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
   };
 }
 
-// type/subtype with optional parameters, in the characters a header may carry (RFC 9110 media-type).
-const MEDIA_TYPE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*;[ \t]*[\x20-\x7e\t]*)?$/;
-
 /**
  * An attachment's `content_type` as a `Content-Type` header: a sender may have given any string, and one that is not
  * a media type (or holds characters a header cannot) is served as the bytes it is, `application/octet-stream`.
  */
 function servableMediaType(contentType: string): string {
-  return MEDIA_TYPE.test(contentType) ? contentType : "application/octet-stream";
+  try {
+    return formatMediaType(parseMediaType(contentType));
+  } catch {
+    return "application/octet-stream";
+  }
 }
