@@ -205,8 +205,9 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
       const message = toMessage(found.message, found.attachments, found.deliveries);
       // Messages stored before sources were kept get one built from their fields, the same bytes on every read.
+      const stored = await inboxes.findMessageSource(message.message_id);
       const source =
-        (await inboxes.findMessageSource(message.message_id)) ??
+        stored?.source ??
         (await buildMessageSource({
           ...message,
           attachments: await Promise.all(
@@ -218,10 +219,11 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
             })),
           ),
         }));
-      // A copy without Bcc (every delivered one) shows none in its source either.
+      // A source composed here holds the send's Bcc field, which only the sender's copy shows; mail that came in over
+      // SMTP is answered exactly as it arrived.
       return {
         status: 200,
-        body: message.bcc.length === 0 ? withoutBcc(source) : source,
+        body: stored?.holdsBcc && message.bcc.length === 0 ? withoutBcc(source) : source,
         contentType: "message/rfc822",
       };
     },

@@ -270,7 +270,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     await tx.insertAttachments(
       attachments.map((attachment, position) => ({ message_id: messageId, position, ...attachment })),
     );
-    await tx.insertMessageSource(messageId, source);
+    await tx.insertMessageSource(messageId, source, bcc.length > 0);
     await recorder.store(now, nowMs);
     const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
     if (request.idempotencyKey !== undefined) {

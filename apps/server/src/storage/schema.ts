@@ -117,6 +117,8 @@ export interface AttachmentTable {
 export interface MessageSourceTable {
   message_id: string;
   source: Uint8Array;
+  /** 1 when the source holds a Bcc field only the sender's copy may show (see migration 0007). */
+  holds_bcc: Generated<number>;
 }
 
 export interface IdempotencyKeyTable {

@@ -83,7 +83,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
   await context.sends.inSendTransaction(async (tx) => {
     const recorder = new EventRecorder(tx);
     const hosted = await tx.findInboxesByAddress([...new Set(mail.recipients.map(normalizeAddress))]);
-    const sourceIsNew = await tx.insertMessageSource(messageId, mail.raw);
+    const sourceIsNew = await tx.insertMessageSource(messageId, mail.raw, false);
     // The same mail received again (one Message-ID) shares the first arrival's attachments, as reads show them.
     const attachmentRecords = sourceIsNew
       ? attachments.map(({ attachment_id, filename, content_type, size }) => ({

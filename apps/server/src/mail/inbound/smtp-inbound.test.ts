@@ -201,6 +201,26 @@ describe("receiving mail over SMTP", () => {
     }
   });
 
+  it("answers the source of received mail exactly as it arrived, a Bcc field included", async () => {
+    const inbox = await newInbox("bcc-in");
+    const raw = Buffer.from(
+      [
+        "From: ada@example.com",
+        `To: ${inbox}`,
+        "Bcc: quiet@example.com",
+        "Subject: Kept as sent",
+        "Message-ID: <bcc-in-1@example.com>",
+        "",
+        "The sender's client left its Bcc field in.",
+        "",
+      ].join("\r\n"),
+    );
+    const sent = await swaksData(raw, "ada@example.com", [inbox]);
+    expect(sent.exitCode, sent.output).toBe(0);
+    const message = await onlyMessage(inbox);
+    expect(await rawSource(inbox, message.message_id)).toEqual(raw);
+  });
+
   it("joins a reply to the thread of the message it answers", async () => {
     const inbox = await newInbox("reply-in");
     const sent = expectData(

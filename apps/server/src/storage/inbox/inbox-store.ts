@@ -53,7 +53,8 @@ export interface InboxStore {
   /** An attachment of a message of the inbox, with its bytes. */
   findAttachment(inboxId: string, messageId: string, attachmentId: string): Promise<AttachmentContent | null>;
   /** The stored RFC 5322 source of a message id (messages stored before sources were kept have none). */
-  findMessageSource(messageId: string): Promise<Uint8Array | null>;
+  /** A message's stored source, and whether it holds a Bcc field only the sender's copy may show. */
+  findMessageSource(messageId: string): Promise<{ source: Uint8Array; holdsBcc: boolean } | null>;
   /** See relabelMessage in message-labels.ts. */
   relabelMessage(
     inboxId: string,
@@ -97,7 +98,7 @@ const inboxQueries = perDialect((dialect) => ({
       .where("attachments.attachment_id", "=", p.attachmentId),
   ),
   sourceOf: new PreparedQuery((db, p: { messageId: string }) =>
-    db.selectFrom("message_sources").select("source").where("message_id", "=", p.messageId),
+    db.selectFrom("message_sources").select(["source", "holds_bcc"]).where("message_id", "=", p.messageId),
   ),
   messageOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
     db.selectFrom("messages").selectAll().where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
@@ -198,7 +199,8 @@ export class SqlInboxStore implements InboxStore {
   }
 
   async findMessageSource(messageId: string) {
-    return (await this.#q.sourceOf.first(this.#db, { messageId }))?.source ?? null;
+    const row = await this.#q.sourceOf.first(this.#db, { messageId });
+    return row ? { source: row.source, holdsBcc: row.holds_bcc === 1 } : null;
   }
 
   async relabelMessage(inboxId: string, messageId: string, relabel: (labels: string[]) => string[], at: string) {

@@ -58,7 +58,7 @@ export interface SendTransaction {
    * Keeps the RFC 5322 source of a message id, which all its copies share. False when the id already has one (the
    * same mail received again): the first is kept.
    */
-  insertMessageSource(messageId: string, source: Uint8Array): Promise<boolean>;
+  insertMessageSource(messageId: string, source: Uint8Array, holdsBcc: boolean): Promise<boolean>;
   /** The attachments stored for a message id (shared by all its copies), in their order, without their bytes. */
   findAttachmentsOf(messageId: string): Promise<AttachmentMetadataRow[]>;
   /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
@@ -228,10 +228,10 @@ const sendQueries = perDialect((dialect) => ({
       content: p.content,
     }),
   ),
-  insertSource: new PreparedQuery((db, p: { messageId: string; source: Uint8Array }) =>
+  insertSource: new PreparedQuery((db, p: { messageId: string; source: Uint8Array; holdsBcc: number }) =>
     db
       .insertInto("message_sources")
-      .values({ message_id: p.messageId, source: p.source })
+      .values({ message_id: p.messageId, source: p.source, holds_bcc: p.holdsBcc })
       .onConflict((oc) => oc.column("message_id").doNothing())
       .returning("message_id"),
   ),
@@ -339,8 +339,10 @@ class SqlSendTransaction implements SendTransaction {
     }
   }
 
-  async insertMessageSource(messageId: string, source: Uint8Array) {
-    return (await this.#q.insertSource.first(this.#trx, { messageId, source })) !== undefined;
+  async insertMessageSource(messageId: string, source: Uint8Array, holdsBcc: boolean) {
+    return (
+      (await this.#q.insertSource.first(this.#trx, { messageId, source, holdsBcc: holdsBcc ? 1 : 0 })) !== undefined
+    );
   }
 
   findAttachmentsOf(messageId: string) {
