@@ -10,18 +10,22 @@ import { afterEach } from "vitest";
 const specsDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const redocly = createRequire(import.meta.url).resolve("@redocly/cli/bin/cli.js");
 
+/** The APIs of `specs/`, each with the name `redocly.yaml` registers it under. */
+const API_NAMES = { inbox: "inbox@v0", forum: "forum@v1", "test-control": "test-control@v0" } as const;
+export type Api = keyof typeof API_NAMES;
+
 export interface LintResult {
   exitCode: number;
   output: string;
 }
 
 /** A throwaway copy of `specs/redocly.yaml` and one API's folder; `edit` rewrites one of its files. */
-export async function copyOfSpec(api: "inbox" | "forum") {
+export async function copyOfSpec(api: Api) {
   const root = await mkdtemp(join(tmpdir(), `pigeonhole-${api}-spec-`));
   await cp(join(specsDir, "redocly.yaml"), join(root, "redocly.yaml"));
   for (const part of ["openapi.yaml", "paths", "components", "webhooks"]) {
     await cp(join(specsDir, api, part), join(root, api, part), { recursive: true }).catch((error: unknown) => {
-      // The forum API has no webhooks folder.
+      // Only the inbox API has a webhooks folder.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
         throw error;
       }
@@ -39,14 +43,14 @@ export async function copyOfSpec(api: "inbox" | "forum") {
     },
     /** Lints the source, then (like `pnpm bundle`) bundles it and lints the bundle, where named schemas exist. */
     async lint(): Promise<LintResult> {
-      const name = api === "inbox" ? "inbox@v0" : "forum@v1";
       const config = join(root, "redocly.yaml");
-      const bundle = join(root, "bundle.json");
-      const source = await redoclyRun(root, ["lint", "--config", config, name]);
+      // Where the `bundle` script writes it, so that an API whose bundle `redocly.yaml` registers gets its rules.
+      const bundle = join(root, api, "dist", "openapi.json");
+      const source = await redoclyRun(root, ["lint", "--config", config, API_NAMES[api]]);
       if (source.exitCode !== 0) {
         return source;
       }
-      const bundled = await redoclyRun(root, ["bundle", "--config", config, name, "-o", bundle]);
+      const bundled = await redoclyRun(root, ["bundle", "--config", config, API_NAMES[api], "-o", bundle]);
       if (bundled.exitCode !== 0) {
         return bundled;
       }
@@ -75,7 +79,7 @@ function redoclyRun(cwd: string, args: string[]): Promise<LintResult> {
 }
 
 /** Makes copies of one API's spec for the tests of a file, and removes each copy after its test. */
-export function specCopies(api: "inbox" | "forum"): () => ReturnType<typeof copyOfSpec> {
+export function specCopies(api: Api): () => ReturnType<typeof copyOfSpec> {
   const made: { remove(): Promise<void> }[] = [];
   afterEach(async () => {
     await Promise.all(made.splice(0).map((copy) => copy.remove()));

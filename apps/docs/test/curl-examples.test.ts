@@ -18,6 +18,7 @@ const EXAMPLE_IDS = {
   thread: "thd_7Hq2mZ4kP9xR3vLc",
   attachment: "att_5Ng8Tb2wQx7Kd1Yr",
   webhook: "wh_9Kx3Lm7Qp2Rt5Vn8",
+  delivery: "dlv_4Tz8Qw2Er6Ty1Ui3",
   post: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
   comment: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
 } as const;
@@ -37,6 +38,8 @@ function stringAt(answer: unknown, ...path: string[]): string {
 interface Step {
   api: "inbox" | "forum";
   operationId: string;
+  /** Makes what the example reads and no earlier example makes, through the API, before the script runs. */
+  before?: (server: Server) => Promise<void>;
   /** The example ids this answer gives a real value to, for the steps after it. */
   remember?: (answer: unknown) => [exampleId: string, realId: string][];
   /** The API key of the agent this answer registered, for the steps that act as that agent. */
@@ -97,6 +100,24 @@ const STEPS: readonly Step[] = [
   },
   { api: "inbox", operationId: "listWebhooks" },
   { api: "inbox", operationId: "getWebhook" },
+  {
+    api: "inbox",
+    operationId: "listWebhookDeliveries",
+    // One received message, so the log has a delivery (to a reserved domain, which no host answers).
+    before: async (server) => {
+      const sent = await fetch(`${server.inbox.url}/v0/inboxes/support%40pigeonhole.test/messages`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.inbox.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ to: "support@pigeonhole.test", subject: "For the delivery log" }),
+      });
+      expect(sent.status).toBe(200);
+    },
+    remember: (answer) => {
+      const [delivery] = (answer as { deliveries: unknown[] }).deliveries;
+      return [[EXAMPLE_IDS.delivery, stringAt(delivery, "delivery_id")]];
+    },
+  },
+  { api: "inbox", operationId: "redeliverWebhookDelivery" },
   { api: "inbox", operationId: "updateWebhook" },
   { api: "inbox", operationId: "deleteWebhook" },
   // Last of the inbox: it takes the messages and threads every step above reads.
@@ -195,6 +216,7 @@ describe("the curl examples, run with curl against the server", () => {
       if (entry === undefined) {
         throw new Error(`${file} names no operation of the ${step.api} bundle`);
       }
+      await step.before?.(server);
       let script = await readFile(join(SITE_ROOT, "examples", file), "utf8");
       for (const [exampleId, realId] of ids) {
         script = script.replaceAll(exampleId, realId);

@@ -64,7 +64,11 @@ async function exhaustedForum(): Promise<ForumClient> {
  * Documented answers no request can produce: the only parameter of these operations is a webhook id, a non-empty
  * path segment, and no value of it is invalid.
  */
-const UNREACHABLE = new Set(["GET /v0/webhooks/{webhook_id} 400", "DELETE /v0/webhooks/{webhook_id} 400"]);
+const UNREACHABLE = new Set([
+  "GET /v0/webhooks/{webhook_id} 400",
+  "DELETE /v0/webhooks/{webhook_id} 400",
+  "POST /v0/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver 400",
+]);
 
 function documentedStatuses(service: ServiceName): string[] {
   return documentOperations(loadSpecBundle(service)).flatMap(({ path, method, operation }) =>
@@ -230,6 +234,21 @@ describe("inbox contract", () => {
     await stranger.GET("/v0/webhooks/{webhook_id}", hookPath);
     await unauthorized.GET("/v0/webhooks/{webhook_id}", hookPath);
     await (await exhaustedInbox()).GET("/v0/webhooks/{webhook_id}", hookPath);
+    const deliveriesRoute = "/v0/webhooks/{webhook_id}/deliveries" as const;
+    expectData(await c.POST("/v0/inboxes/{inbox_id}/messages", { params: { path }, body: { to: "ada@example.com" } }));
+    const [delivery] = expectData(await c.GET(deliveriesRoute, hookPath)).deliveries;
+    await c.GET(deliveriesRoute, { params: { ...hookPath.params, query: { status: "lost" as never } } });
+    await stranger.GET(deliveriesRoute, hookPath);
+    await unauthorized.GET(deliveriesRoute, hookPath);
+    await (await exhaustedInbox()).GET(deliveriesRoute, hookPath);
+    const redeliverRoute = "/v0/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver" as const;
+    const deliveryPath = {
+      params: { path: { webhook_id: hook.webhook_id, delivery_id: delivery?.delivery_id ?? "" } },
+    };
+    expectData(await c.POST(redeliverRoute, deliveryPath));
+    await stranger.POST(redeliverRoute, deliveryPath);
+    await unauthorized.POST(redeliverRoute, deliveryPath);
+    await (await exhaustedInbox()).POST(redeliverRoute, deliveryPath);
     expectData(await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url, enabled: false } }));
     await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { enabled: true } as never });
     expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook-2" } }));

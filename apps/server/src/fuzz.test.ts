@@ -25,6 +25,7 @@ let t: TestServer;
  */
 const keys = { inbox: { other: "", empty: "" }, forum: { other: "", empty: "" } };
 let others: Awaited<ReturnType<typeof createOtherKeyData>>;
+let own: Awaited<ReturnType<typeof createOwnDelivery>>;
 const reports: FuzzReport[] = [];
 
 async function createOtherKeyData() {
@@ -60,6 +61,26 @@ async function createOtherKeyData() {
   };
 }
 
+/**
+ * A webhook of the fuzzing key with one delivery in its log: redelivery needs a delivery, which only a webhook that
+ * existed before a send has, a chain too long for drawn requests to build often.
+ */
+async function createOwnDelivery() {
+  const inbox = t.inbox;
+  const webhook = expectData(await inbox.POST("/v0/webhooks", { body: { url: "https://example.com/own-hook" } }));
+  const created = expectData(await inbox.POST("/v0/inboxes", { body: { username: "fuzzer" } }));
+  expectData(
+    await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+      params: { path: { inbox_id: created.inbox_id } },
+      body: { to: "someone@example.com", subject: "Own", text: "Own." },
+    }),
+  );
+  const log = expectData(
+    await inbox.GET("/v0/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhook.webhook_id } } }),
+  );
+  return { webhook, inbox: created, log };
+}
+
 beforeAll(async () => {
   t = await startTestServer();
   keys.inbox.other = await t.server.createApiKey("inbox");
@@ -67,6 +88,7 @@ beforeAll(async () => {
   keys.forum.other = await t.server.createApiKey("forum", { name: "other-agent" });
   keys.forum.empty = await t.server.createApiKey("forum", { name: "empty" });
   others = await createOtherKeyData();
+  own = await createOwnDelivery();
 });
 
 afterAll(async () => {
@@ -92,6 +114,10 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
     });
     for (const record of others[service]) {
       run.pool.harvest(record, "foreign");
+    }
+    if (service === "inbox") {
+      run.pool.harvest(own.inbox, "own");
+      run.pool.harvest(own.log, "own", { webhook_id: own.webhook.webhook_id });
     }
     await run.run(settings);
 

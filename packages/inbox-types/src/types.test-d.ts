@@ -13,6 +13,7 @@ import type {
   ListWebhooksResponse,
   Message,
   MessageBouncedEvent,
+  MessageComplainedEvent,
   MessageDelayedEvent,
   MessageDeliveredEvent,
   MessageItem,
@@ -28,6 +29,8 @@ import type {
   ThreadItem,
   UpdateMessageRequest,
   Webhook,
+  WebhookDelivery,
+  WebhookDeliveryAttempt,
   WebhookEvent,
 } from "./index.js";
 
@@ -194,12 +197,22 @@ describe("webhooks", () => {
     expectTypeOf<operations["deleteWebhook"]["responses"][204]["content"]>().toEqualTypeOf<undefined>();
   });
 
-  it("deliver a union of five events discriminated by event_type", () => {
+  it("deliver a union of six events discriminated by event_type", () => {
     expectTypeOf<WebhookEvent>().toEqualTypeOf<
-      MessageReceivedEvent | MessageSentEvent | MessageDeliveredEvent | MessageDelayedEvent | MessageBouncedEvent
+      | MessageReceivedEvent
+      | MessageSentEvent
+      | MessageDeliveredEvent
+      | MessageDelayedEvent
+      | MessageBouncedEvent
+      | MessageComplainedEvent
     >();
     expectTypeOf<WebhookEvent["event_type"]>().toEqualTypeOf<
-      "message.received" | "message.sent" | "message.delivered" | "message.delayed" | "message.bounced"
+      | "message.received"
+      | "message.sent"
+      | "message.delivered"
+      | "message.delayed"
+      | "message.bounced"
+      | "message.complained"
     >();
     const narrow = (event: WebhookEvent) => {
       switch (event.event_type) {
@@ -217,13 +230,41 @@ describe("webhooks", () => {
           expectTypeOf(event.delay.recipients).toEqualTypeOf<{ address: EmailAddress; status: string }[]>();
           expectTypeOf(event.delay.next_attempt_at).toEqualTypeOf<string>();
           break;
-        default:
-          expectTypeOf(event).toEqualTypeOf<MessageBouncedEvent>();
+        case "message.bounced":
           expectTypeOf(event.bounce.type).toEqualTypeOf<"Permanent" | "Transient">();
           expectTypeOf(event.bounce.recipients).toEqualTypeOf<{ address: EmailAddress; status: string }[]>();
+          break;
+        default:
+          expectTypeOf(event).toEqualTypeOf<MessageComplainedEvent>();
+          expectTypeOf(event.complaint.type).toEqualTypeOf<"abuse">();
+          expectTypeOf(event.complaint.sub_type).toEqualTypeOf<string | undefined>();
+          expectTypeOf(event.complaint.recipients).toEqualTypeOf<EmailAddress[]>();
       }
     };
     expectTypeOf(narrow).toBeFunction();
+  });
+
+  it("keep a log of deliveries, each with its attempts, listed by page and redelivered with a 202", () => {
+    expectTypeOf<WebhookDelivery["status"]>().toEqualTypeOf<"pending" | "succeeded" | "failed">();
+    expectTypeOf<WebhookDelivery["attempts"]>().toEqualTypeOf<WebhookDeliveryAttempt[]>();
+    expectTypeOf<WebhookDelivery["next_attempt_at"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<WebhookDeliveryAttempt>().toEqualTypeOf<{
+      attempted_at: string;
+      status_code: number | null;
+      error: string | null;
+      latency_ms: number;
+    }>();
+    expectTypeOf<JsonBody<operations["listWebhookDeliveries"], 200>["deliveries"]>().toEqualTypeOf<WebhookDelivery[]>();
+    expectTypeOf<operations["listWebhookDeliveries"]["parameters"]["query"]>().toEqualTypeOf<
+      | {
+          status?: "pending" | "succeeded" | "failed";
+          event_type?: WebhookDelivery["event_type"];
+          limit?: number;
+          page_token?: string;
+        }
+      | undefined
+    >();
+    expectTypeOf<JsonBody<operations["redeliverWebhookDelivery"], 202>>().toEqualTypeOf<WebhookDelivery>();
   });
 });
 

@@ -55,12 +55,17 @@ describe("the overview's E-mail section", () => {
     expect(text).toMatch(/no relay configured .* \(`captured`\)/);
   });
 
-  it("lists the five webhook events in the Webhooks section and in the Webhooks tag", () => {
+  it("lists the six webhook events in the Webhooks section and in the Webhooks tag", () => {
     const webhooks = section("## Webhooks");
     const tag = arr(spec, "tags")
       .map((t) => obj(t))
       .find((t) => t.name === "Webhooks");
-    for (const eventType of ["message.received", "message.sent", ...OUTCOMES.map((o) => o.eventType)]) {
+    for (const eventType of [
+      "message.received",
+      "message.sent",
+      ...OUTCOMES.map((o) => o.eventType),
+      "message.complained",
+    ]) {
       expect(webhooks).toContain(`\`${eventType}\``);
       expect(words(str(tag ?? {}, "description"))).toContain(`\`${eventType}\``);
     }
@@ -192,7 +197,7 @@ describe("the live event stream", () => {
     const webhookBodies = operationsOf(obj(spec, "webhooks")).map(({ operation }) =>
       refOf(obj(operation, "requestBody", "content", "application/json").schema),
     );
-    expect(webhookBodies).toHaveLength(5);
+    expect(webhookBodies).toHaveLength(6);
     for (const body of webhookBodies) {
       expect(variants).toContain(body);
     }

@@ -75,6 +75,7 @@ describe("the stream's messages", () => {
       "MessageDeliveredEvent",
       "MessageDelayedEvent",
       "MessageBouncedEvent",
+      "MessageComplainedEvent",
     ];
     expect(variants).toEqual([ref("EventSubscribed"), ref("EventStreamError"), ...events.map(ref)]);
     expect(property("EventSubscribed", "type").const).toBe("subscribed");

@@ -71,16 +71,30 @@ describe("the API", () => {
     expect(str(spec, "info", "license", "identifier")).toBe("MIT");
   });
 
-  it("has exactly the seed's paths and the download and reply paths beyond it, every one starting with /v0", () => {
+  it("has exactly the seed's paths and the download, reply and delivery log paths beyond it, all under /v0", () => {
+    const deliveryLog = [`${WEBHOOK}/deliveries`, `${WEBHOOK}/deliveries/{delivery_id}/redeliver`];
     expect(Object.keys(obj(spec, "paths")).sort()).toEqual(
-      [INBOXES, INBOX, MESSAGES, MESSAGE, THREADS, THREAD, WEBHOOKS, WEBHOOK, ATTACHMENT, RAW, REPLY].sort(),
+      [
+        INBOXES,
+        INBOX,
+        MESSAGES,
+        MESSAGE,
+        THREADS,
+        THREAD,
+        WEBHOOKS,
+        WEBHOOK,
+        ATTACHMENT,
+        RAW,
+        REPLY,
+        ...deliveryLog,
+      ].sort(),
     );
     for (const path of Object.keys(obj(spec, "paths"))) {
       expect(path).toMatch(/^\/v0\//);
     }
   });
 
-  it("has the operations the seed names, with the decided operationIds, and exactly five beyond them", () => {
+  it("has the operations the seed names, with the decided operationIds, and exactly seven beyond them", () => {
     const ids = operationsOf(obj(spec, "paths")).map(
       ({ path, method, operation: op }) => `${method} ${path} ${op.operationId}`,
     );
@@ -105,6 +119,8 @@ describe("the API", () => {
         `get ${ATTACHMENT} getAttachment`,
         `get ${RAW} getRawMessage`,
         `post ${REPLY} replyToMessage`,
+        `get ${WEBHOOK}/deliveries listWebhookDeliveries`,
+        `post ${WEBHOOK}/deliveries/{delivery_id}/redeliver redeliverWebhookDelivery`,
       ].sort(),
     );
   });
@@ -662,10 +678,11 @@ describe("webhooks", () => {
 });
 
 describe("events", () => {
-  it("webhooks deliver message.received, message.sent and the three relay outcomes as POST requests", () => {
+  it("webhooks deliver message.received, message.sent, the three relay outcomes and complaints as POST requests", () => {
     const deliveries = operationsOf(obj(spec, "webhooks"));
     expect(deliveries.map(({ path, method }) => `${method} ${path}`).sort()).toEqual([
       "post message.bounced",
+      "post message.complained",
       "post message.delayed",
       "post message.delivered",
       "post message.received",

@@ -46,9 +46,10 @@ async function send(sent: SentRequest, authorization?: string): Promise<Answer> 
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const bytes = new Uint8Array(await response.arrayBuffer());
-  // A download answers bytes of another type, not JSON; they are judged as bytes (and read as text for leaks).
+  // A download answers bytes of another type, not JSON; they are judged as bytes (and read as text for leaks), also
+  // when there are none (an empty attachment).
   const contentType = response.headers.get("Content-Type");
-  if (contentType !== null && !contentType.startsWith("application/json") && bytes.length > 0) {
+  if (contentType !== null && !contentType.startsWith("application/json")) {
     return {
       status: response.status,
       headers: response.headers,

@@ -115,10 +115,14 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
   const url = new URL(`${setting.baseUrl}${path}`);
   const query: Record<string, string | string[]> = {};
   for (const [name, raw] of draft.query) {
-    const value = parameterText(toParameterText(fillReferences(raw, lookup)));
-    url.searchParams.append(name, value);
-    const previous = query[name];
-    query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+    const filled = fillReferences(raw, lookup);
+    // A list is sent as the spec's array parameters are (`style: form`, exploded): the name once per item.
+    for (const item of Array.isArray(filled) ? filled : [filled]) {
+      const value = parameterText(toParameterText(item));
+      url.searchParams.append(name, value);
+      const previous = query[name];
+      query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];
+    }
   }
 
   const headers = new Headers();

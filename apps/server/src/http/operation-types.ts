@@ -5,7 +5,7 @@
 
 type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : undefined;
 
-type SuccessStatus = 200 | 201 | 204;
+type SuccessStatus = 200 | 201 | 202 | 204;
 
 /**
  * A success answer that is bytes, not JSON (a download): `contentType` is sent as `Content-Type`, beside any

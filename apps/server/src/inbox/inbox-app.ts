@@ -56,6 +56,7 @@ export function createInboxApp(options: InboxAppOptions) {
       defaultDomain: options.defaultDomain,
       pageTokens: options.pageTokens,
       clock: options.clock,
+      onDeliveriesEnqueued: options.onDeliveriesEnqueued,
       send: {
         sends: options.storage.sends,
         sendsPerDay: options.limits.sendsPerDay,

@@ -16,7 +16,7 @@ import { labelChange } from "./message-labels.ts";
 import { buildMessageSource, withoutBcc } from "./message-source.ts";
 import type { PageTokens } from "./page-token.ts";
 import { toPage } from "./page-token.ts";
-import { toInbox, toMessage, toMessageItem, toThreadItem, toWebhook } from "./records.ts";
+import { toInbox, toMessage, toMessageItem, toThreadItem, toWebhook, toWebhookDelivery } from "./records.ts";
 import { replyRecipients, replySendBody } from "./reply-addressing.ts";
 import type { SendContext } from "./send-message.ts";
 import { sendMessage } from "./send-message.ts";
@@ -38,6 +38,8 @@ export interface InboxHandlerDependencies {
   pageTokens: PageTokens;
   clock: Clock;
   send: Omit<SendContext, "clock">;
+  /** Wakes the webhook delivery worker (after a redelivery). */
+  onDeliveriesEnqueued(): void;
 }
 
 const notFound = (what: string, id: string, field: string) =>
@@ -87,6 +89,14 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       throw notFound("Inbox", inboxId, "inbox_id");
     }
     return inbox;
+  }
+
+  async function ownWebhook(podId: string, webhookId: string) {
+    const webhook = await webhooks.findWebhook(podId, webhookId);
+    if (!webhook) {
+      throw notFound("Webhook", webhookId, "webhook_id");
+    }
+    return webhook;
   }
 
   async function ownMessage(podId: string, inboxId: string, messageId: string) {
@@ -296,11 +306,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
     },
 
     async getWebhook({ path }, { caller }) {
-      const webhook = await webhooks.findWebhook(caller.podId, path.webhook_id);
-      if (!webhook) {
-        throw notFound("Webhook", path.webhook_id, "webhook_id");
-      }
-      return { status: 200, body: toWebhook(webhook) };
+      return { status: 200, body: toWebhook(await ownWebhook(caller.podId, path.webhook_id)) };
     },
 
     async updateWebhook({ path, body }, { caller }) {
@@ -329,6 +335,29 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
         throw notFound("Webhook", path.webhook_id, "webhook_id");
       }
       return { status: 204, body: undefined };
+    },
+
+    async listWebhookDeliveries({ path, query }, { caller }) {
+      const webhook = await ownWebhook(caller.podId, path.webhook_id);
+      const filter = { status: query.status, eventType: query.event_type };
+      const { items, ...page } = await listPage(
+        `deliveries:${webhook.webhook_id}`,
+        query,
+        (request) => webhooks.listDeliveries(webhook.webhook_id, filter, request),
+        toWebhookDelivery,
+      );
+      return { status: 200, body: { ...page, deliveries: items } };
+    },
+
+    async redeliverWebhookDelivery({ path }, { caller }) {
+      const webhook = await ownWebhook(caller.podId, path.webhook_id);
+      const now = clock.now();
+      const queued = await webhooks.redeliver(webhook.webhook_id, path.delivery_id, now, isoTimestamp(now));
+      if (!queued) {
+        throw notFound("Delivery", path.delivery_id, "delivery_id");
+      }
+      deps.onDeliveriesEnqueued();
+      return { status: 202, body: toWebhookDelivery(queued) };
     },
   };
 }

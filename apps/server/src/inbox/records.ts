@@ -6,7 +6,11 @@ import type {
   RecipientDelivery,
   ThreadItem,
   Webhook,
+  WebhookDelivery,
 } from "@pigeonhole/inbox-types";
+import { isoTimestamp } from "../clock.ts";
+import type { LoggedDelivery } from "../storage/inbox/delivery-log.ts";
+import { loggedStatus } from "../storage/inbox/delivery-log.ts";
 import type { NewMessageRow, ThreadColumns } from "../storage/inbox/send-store.ts";
 import type { InboxRow, MessageRow, ThreadRow, WebhookRow } from "../storage/schema.ts";
 
@@ -75,6 +79,23 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
   secret: row.secret,
   created_at: row.created_at,
   updated_at: row.updated_at,
+});
+
+export const toWebhookDelivery = ({ delivery, attempts }: LoggedDelivery): WebhookDelivery => ({
+  delivery_id: delivery.delivery_id,
+  webhook_id: delivery.webhook_id,
+  event_id: delivery.event_id,
+  event_type: delivery.event_type as WebhookDelivery["event_type"],
+  status: loggedStatus(delivery.status),
+  attempts: attempts.map((attempt) => ({
+    attempted_at: attempt.attempted_at,
+    status_code: attempt.status_code,
+    error: attempt.error,
+    latency_ms: attempt.latency_ms,
+  })),
+  next_attempt_at: delivery.status === "pending" ? isoTimestamp(delivery.next_attempt_at_ms) : null,
+  created_at: delivery.created_at,
+  updated_at: delivery.updated_at,
 });
 
 // And back: the records a send makes, as the send store writes them.

@@ -18,6 +18,7 @@ export interface DatabaseSchema {
   send_counts: SendCountTable;
   webhooks: WebhookTable;
   webhook_deliveries: WebhookDeliveryTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptTable;
   events: EventTable;
   event_positions: EventPositionTable;
   recipient_deliveries: RecipientDeliveryTable;
@@ -170,6 +171,22 @@ export interface WebhookDeliveryTable {
   claimed_until_ms: number | null;
   /** The inbox whose event this is (null only for deliveries stored before inboxes could be deleted). */
   inbox_id: string | null;
+  /** The id the API names the delivery by (`dlv_...`). */
+  delivery_id: string;
+  /** When the delivery last changed: queued, attempted, redelivered. */
+  updated_at: string;
+}
+
+/** One attempt of a webhook delivery, kept as long as the delivery. */
+export interface WebhookDeliveryAttemptTable {
+  seq: Generated<number>;
+  delivery_seq: number;
+  attempted_at: string;
+  /** The receiver's answer; null when none came. */
+  status_code: number | null;
+  /** Why the attempt failed; null when it succeeded. */
+  error: string | null;
+  latency_ms: number;
 }
 
 export type RecipientDeliveryStatus = "local" | "captured" | "queued" | "delayed" | "delivered" | "bounced";
@@ -266,3 +283,5 @@ export type InboxRow = Selectable<InboxTable>;
 export type ThreadRow = Selectable<ThreadTable>;
 export type MessageRow = Selectable<MessageTable>;
 export type WebhookRow = Selectable<WebhookTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveryTable>;
+export type WebhookDeliveryAttemptRow = Selectable<WebhookDeliveryAttemptTable>;

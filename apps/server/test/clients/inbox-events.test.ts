@@ -60,6 +60,8 @@ function describeEvent(event: WebhookEvent): string {
       return `${event.event_type} ${event.delay.message_id}`;
     case "message.bounced":
       return `${event.event_type} ${event.bounce.message_id}`;
+    case "message.complained":
+      return `${event.event_type} ${event.complaint.message_id}`;
   }
 }
 

@@ -344,6 +344,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/webhooks/{webhook_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `webhook_id` of a webhook (ids look like `wh_9Kx3Lm7Qp2Rt5Vn8`), as returned by Create Webhook or List Webhooks. A webhook that does not exist, or that belongs to another API key, is a 404.
+                 * @example wh_9Kx3Lm7Qp2Rt5Vn8
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a webhook's deliveries
+         * @description Lists the deliveries of one webhook of the API key, newest first, each with every attempt made (when, the status the receiver answered, why it failed, how long it took) and when the next one is due. Put the `webhook_id` in the path; send no body. `status` (`pending`, `succeeded` or `failed`) and `event_type` narrow the list; `limit` sets the page size (1 to 100, default 20; larger is a 400). The answer holds `count` (deliveries on this page), `limit`, `next_page_token` and `deliveries`. To page, send `next_page_token` back as `page_token` until it is null; deliveries queued while you page appear on a new first page, never twice. A `webhook_id` that names no webhook of your API key is a 404.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `webhook_id` of a webhook (ids look like `wh_9Kx3Lm7Qp2Rt5Vn8`), as returned by Create Webhook or List Webhooks. A webhook that does not exist, or that belongs to another API key, is a 404.
+                 * @example wh_9Kx3Lm7Qp2Rt5Vn8
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+                /**
+                 * @description The `delivery_id` of one of the webhook's deliveries (ids look like `dlv_4Tz8Qw2Er6Ty1Ui3`), as returned by List Webhook Deliveries. A delivery that does not exist, or that belongs to another webhook or another API key, is a 404.
+                 * @example dlv_4Tz8Qw2Er6Ty1Ui3
+                 */
+                delivery_id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook delivery
+         * @description Queues one more attempt of a delivery, due now, whatever its status: a `succeeded` or `failed` delivery becomes `pending` again, and a `pending` one is attempted now rather than at its `next_attempt_at`. Put the `webhook_id` and the `delivery_id` in the path; send no body. The answer is 202 with the delivery as it stands once queued (`pending`, `next_attempt_at` now); list the deliveries to follow the attempt. The request carries the same body and the same `webhook-id` (the event's `event_id`) as before, with a new timestamp and signature, so receivers that deduplicate by `webhook-id` see the same event again. If the attempt fails, the delivery goes on with the retry schedule from where it stood: one that had used up its retries is `failed` again. A webhook or delivery that is not your API key's is a 404.
+         */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "message.received": {
@@ -456,6 +513,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.complained": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Message complained
+         * @description Sent by the service to the `url` of each enabled webhook whose `event_types` include `message.complained` (or are null) and whose `inbox_ids` include the sending inbox (or are null), when recipients of a delivered message reported it as unwanted (marked it as spam). Stop writing to those recipients. The service raises it for mail sent to `complaint@simulator.pigeonhole.test` while test control is on (see E-mail in the overview); a relay does not report complaints.
+         *
+         *     Every delivery is signed as [Standard Webhooks](https://www.standardwebhooks.com/) (Svix-compatible): compute HMAC-SHA256 over `{webhook-id}.{webhook-timestamp}.{raw body}` with the base64-decoding of the webhook `secret` after `whsec_` as key, base64-encode it, and compare it in constant time with each `v1,<base64>` entry of `webhook-signature`. Reject timestamps more than 5 minutes away from your clock. The same values are sent under the `svix-*` header names, so the `standardwebhooks` and `svix` libraries both verify deliveries as they are. This request carries no API key (`security: []`): the signature is its authentication.
+         */
+        post: operations["onMessageComplained"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -488,7 +567,7 @@ export interface components {
             after?: string;
         };
         /** @description A message the live event stream sends: first `subscribed` (or an `error`), then events exactly as webhooks carry them (`type` `event`), each with its `event_id`. Ignore message types you do not know. */
-        EventStreamMessage: components["schemas"]["EventSubscribed"] | components["schemas"]["EventStreamError"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageDelayedEvent"] | components["schemas"]["MessageBouncedEvent"];
+        EventStreamMessage: components["schemas"]["EventSubscribed"] | components["schemas"]["EventStreamError"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageDelayedEvent"] | components["schemas"]["MessageBouncedEvent"] | components["schemas"]["MessageComplainedEvent"];
         /**
          * Format: email
          * @description An e-mail address as this API takes and answers it, everywhere: a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case.
@@ -1417,7 +1496,7 @@ export interface components {
             messages: components["schemas"]["Message"][];
         };
         /**
-         * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox), `message.sent` (an inbox sent a message), and for recipients outside the service `message.delivered`, `message.delayed` and `message.bounced` (what the relay answered); the other names are accepted in a webhook's `event_types` filter for compatibility, and the server never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
+         * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox), `message.sent` (an inbox sent a message), and for recipients outside the service `message.delivered`, `message.delayed` and `message.bounced` (what the relay answered), and `message.complained` (a recipient reported a message as unwanted; see E-mail in the overview); the other names are accepted in a webhook's `event_types` filter for compatibility, and the server never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
          * @example message.received
          * @enum {string}
          */
@@ -1586,6 +1665,134 @@ export interface components {
              *     ]
              */
             inbox_ids?: components["schemas"]["EmailAddress"][];
+        };
+        /** @description One attempt to deliver an event to a webhook's `url`: when it was made, what the receiver answered, and how long it took. An attempt succeeded when `status_code` is 2xx. */
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When the request was sent (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:01.000Z
+             */
+            attempted_at: string;
+            /**
+             * @description The HTTP status the receiver answered; null when no answer came (see `error`).
+             * @example 503
+             * @example null
+             */
+            status_code: number | null;
+            /**
+             * @description Why the attempt failed, for people (its wording may change): the status the receiver answered, or why no answer came (no answer within 15 seconds, a refused connection, a name that does not resolve, a private address). Null when the attempt succeeded.
+             * @example The receiver answered 503.
+             * @example null
+             */
+            error: string | null;
+            /**
+             * @description Milliseconds from sending the request to the answer, or to the failure.
+             * @example 182
+             */
+            latency_ms: number;
+        };
+        /** @description The delivery of one event to one webhook, with every attempt made so far. A delivery is `pending` until an attempt succeeds (`succeeded`) or the retries run out (`failed`); a pending delivery's `next_attempt_at` says when the next attempt is due. A delivery whose next attempt falls due while its webhook is disabled is `failed`, with no further attempt. Deliveries made before the service kept attempts show none, whatever their status. A delivery is kept as long as the inbox whose event it carries. */
+        WebhookDelivery: {
+            /**
+             * @description Id of the delivery, to name it in Redeliver Webhook Delivery.
+             * @example dlv_4Tz8Qw2Er6Ty1Ui3
+             */
+            delivery_id: string;
+            /**
+             * @description Id of the webhook the event is delivered to.
+             * @example wh_9Kx3Lm7Qp2Rt5Vn8
+             */
+            webhook_id: string;
+            /**
+             * @description Id of the event: the body's `event_id` and the `webhook-id` header of every attempt, redeliveries included.
+             * @example evt_3Kp9Xw2Lq7Rt5Vn8
+             */
+            event_id: string;
+            /**
+             * @description Type of the event delivered.
+             * @example message.received
+             */
+            event_type: components["schemas"]["EventType"];
+            /**
+             * @description `pending`: an attempt is due at `next_attempt_at`; `succeeded`: an attempt was answered with a 2xx; `failed`: the retries ran out, or the webhook was disabled when the next attempt fell due.
+             * @example failed
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /**
+             * @description Every attempt made, oldest first; empty before the first.
+             * @example [
+             *       {
+             *         "attempted_at": "2026-11-22T09:30:01.000Z",
+             *         "status_code": 503,
+             *         "error": "The receiver answered 503.",
+             *         "latency_ms": 182
+             *       }
+             *     ]
+             */
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the next attempt is due (ISO 8601, UTC, milliseconds); null unless the delivery is `pending`.
+             * @example 2026-11-22T09:30:31.000Z
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the event was raised and the delivery queued (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the delivery last changed (an attempt, a redelivery), ISO 8601, UTC, milliseconds.
+             * @example 2026-11-22T09:30:01.000Z
+             */
+            updated_at: string;
+        };
+        /** @description One page of a webhook's deliveries, newest first (by `created_at`). Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
+        ListWebhookDeliveriesResponse: {
+            /**
+             * @description Number of deliveries on this page (the length of `deliveries`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token`; null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+             * @example null
+             */
+            next_page_token: string | null;
+            /**
+             * @description The deliveries of this page, newest first (by `created_at`).
+             * @example [
+             *       {
+             *         "delivery_id": "dlv_4Tz8Qw2Er6Ty1Ui3",
+             *         "webhook_id": "wh_9Kx3Lm7Qp2Rt5Vn8",
+             *         "event_id": "evt_3Kp9Xw2Lq7Rt5Vn8",
+             *         "event_type": "message.received",
+             *         "status": "succeeded",
+             *         "attempts": [
+             *           {
+             *             "attempted_at": "2026-11-22T09:30:00.120Z",
+             *             "status_code": 204,
+             *             "error": null,
+             *             "latency_ms": 48
+             *           }
+             *         ],
+             *         "next_attempt_at": null,
+             *         "created_at": "2026-11-22T09:30:00.000Z",
+             *         "updated_at": "2026-11-22T09:30:00.168Z"
+             *       }
+             *     ]
+             */
+            deliveries: components["schemas"]["WebhookDelivery"][];
         };
         /** @description Body of a `message.received` delivery: a message arrived in one of your inboxes (including a message that another inbox of this service sent to it). Carries the full received message and its thread. New fields may be added; ignore the ones you do not know. */
         MessageReceivedEvent: {
@@ -1935,6 +2142,82 @@ export interface components {
              */
             bounce: components["schemas"]["MessageBounce"];
         };
+        /** @description The `complaint` object of a `message.complained` event: recipients of a sent message who reported it as unwanted. Other recipients of the message are unaffected. */
+        MessageComplaint: {
+            /**
+             * @description Address of the inbox that sent the message.
+             * @example support@pigeonhole.test
+             */
+            inbox_id: components["schemas"]["EmailAddress"];
+            /**
+             * @description Id of the thread of the sent message.
+             * @example thd_7Hq2mZ4kP9xR3vLc
+             */
+            thread_id: string;
+            /**
+             * @description Id of the sent message (URL-encode it in paths).
+             * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+             */
+            message_id: string;
+            /**
+             * Format: date-time
+             * @description When the complaint was received (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:31:10.000Z
+             */
+            timestamp: string;
+            /**
+             * @description The kind of complaint; `abuse`, the recipient marked the message as unwanted.
+             * @example abuse
+             * @enum {string}
+             */
+            type: "abuse";
+            /**
+             * @description A finer reason, when the service has one; absent otherwise.
+             * @example spam
+             */
+            sub_type?: string;
+            /**
+             * @description Addresses of the recipients who complained.
+             * @example [
+             *       "complaint@simulator.pigeonhole.test"
+             *     ]
+             */
+            recipients: components["schemas"]["EmailAddress"][];
+        };
+        /** @description Body of a `message.complained` delivery: recipients of a delivered message reported it as unwanted. New fields may be added; ignore the ones you do not know. */
+        MessageComplainedEvent: {
+            /**
+             * @description Always `event`.
+             * @example event
+             * @constant
+             */
+            type: "event";
+            /**
+             * @description Always `message.complained` for this event.
+             * @example message.complained
+             * @constant
+             */
+            event_type: "message.complained";
+            /**
+             * @description Id of the event, the same on every retry of its delivery (and equal to the `webhook-id` header); use it to deduplicate.
+             * @example evt_8Mn2Vb6Xc1Lq5Jt3
+             */
+            event_id: string;
+            /**
+             * @description The message and the recipients who complained.
+             * @example {
+             *       "inbox_id": "support@pigeonhole.test",
+             *       "thread_id": "thd_7Hq2mZ4kP9xR3vLc",
+             *       "message_id": "<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>",
+             *       "timestamp": "2026-11-22T09:31:10.000Z",
+             *       "type": "abuse",
+             *       "recipients": [
+             *         "complaint@simulator.pigeonhole.test"
+             *       ]
+             *     }
+             */
+            complaint: components["schemas"]["MessageComplaint"];
+        };
         /** @description The stream's answer to a valid `EventSubscription`: the filters in force (null for all). Replayed events, then live ones, follow it. */
         EventSubscribed: {
             /**
@@ -2116,6 +2399,21 @@ export interface components {
          */
         WebhookId: string;
         /**
+         * @description Only deliveries with this `status`: `pending`, `succeeded` or `failed`. With no `status`, every delivery is listed; any other value is a 400 `validation_error` (`details.field` `status`, `details.code` `INVALID_VALUE`).
+         * @example failed
+         */
+        DeliveryStatusFilter: "pending" | "succeeded" | "failed";
+        /**
+         * @description Only deliveries of events of this type, one of the `EventType` names (such as `message.received`). With no `event_type`, deliveries of every type are listed; an unknown name is a 400 `validation_error` (`details.field` `event_type`, `details.code` `INVALID_VALUE`).
+         * @example message.received
+         */
+        EventTypeFilter: components["schemas"]["EventType"];
+        /**
+         * @description The `delivery_id` of one of the webhook's deliveries (ids look like `dlv_4Tz8Qw2Er6Ty1Ui3`), as returned by List Webhook Deliveries. A delivery that does not exist, or that belongs to another webhook or another API key, is a 404.
+         * @example dlv_4Tz8Qw2Er6Ty1Ui3
+         */
+        DeliveryId: string;
+        /**
          * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
          * @example evt_4Rt8Wq1Zx6Ym2Kp9
          */
@@ -2191,6 +2489,9 @@ export type Webhook = components['schemas']['Webhook'];
 export type ListWebhooksResponse = components['schemas']['ListWebhooksResponse'];
 export type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
 export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest'];
+export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type ListWebhookDeliveriesResponse = components['schemas']['ListWebhookDeliveriesResponse'];
 export type MessageReceivedEvent = components['schemas']['MessageReceivedEvent'];
 export type MessageSent = components['schemas']['MessageSent'];
 export type MessageSentEvent = components['schemas']['MessageSentEvent'];
@@ -2200,6 +2501,8 @@ export type MessageDelay = components['schemas']['MessageDelay'];
 export type MessageDelayedEvent = components['schemas']['MessageDelayedEvent'];
 export type MessageBounce = components['schemas']['MessageBounce'];
 export type MessageBouncedEvent = components['schemas']['MessageBouncedEvent'];
+export type MessageComplaint = components['schemas']['MessageComplaint'];
+export type MessageComplainedEvent = components['schemas']['MessageComplainedEvent'];
 export type EventSubscribed = components['schemas']['EventSubscribed'];
 export type EventStreamError = components['schemas']['EventStreamError'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
@@ -2220,6 +2523,9 @@ export type ParameterMessageId = components['parameters']['MessageId'];
 export type ParameterAttachmentId = components['parameters']['AttachmentId'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
+export type ParameterDeliveryStatusFilter = components['parameters']['DeliveryStatusFilter'];
+export type ParameterEventTypeFilter = components['parameters']['EventTypeFilter'];
+export type ParameterDeliveryId = components['parameters']['DeliveryId'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
 export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
@@ -2904,6 +3210,94 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only deliveries with this `status`: `pending`, `succeeded` or `failed`. With no `status`, every delivery is listed; any other value is a 400 `validation_error` (`details.field` `status`, `details.code` `INVALID_VALUE`).
+                 * @example failed
+                 */
+                status?: components["parameters"]["DeliveryStatusFilter"];
+                /**
+                 * @description Only deliveries of events of this type, one of the `EventType` names (such as `message.received`). With no `event_type`, deliveries of every type are listed; an unknown name is a 400 `validation_error` (`details.field` `event_type`, `details.code` `INVALID_VALUE`).
+                 * @example message.received
+                 */
+                event_type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The `webhook_id` of a webhook (ids look like `wh_9Kx3Lm7Qp2Rt5Vn8`), as returned by Create Webhook or List Webhooks. A webhook that does not exist, or that belongs to another API key, is a 404.
+                 * @example wh_9Kx3Lm7Qp2Rt5Vn8
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the webhook's deliveries, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `webhook_id` of a webhook (ids look like `wh_9Kx3Lm7Qp2Rt5Vn8`), as returned by Create Webhook or List Webhooks. A webhook that does not exist, or that belongs to another API key, is a 404.
+                 * @example wh_9Kx3Lm7Qp2Rt5Vn8
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+                /**
+                 * @description The `delivery_id` of one of the webhook's deliveries (ids look like `dlv_4Tz8Qw2Er6Ty1Ui3`), as returned by List Webhook Deliveries. A delivery that does not exist, or that belongs to another webhook or another API key, is a 404.
+                 * @example dlv_4Tz8Qw2Er6Ty1Ui3
+                 */
+                delivery_id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt is queued; the delivery as it stands now. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     onMessageReceived: {
         parameters: {
             query?: never;
@@ -3162,6 +3556,60 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MessageBouncedEvent"];
+            };
+        };
+        responses: {
+            /** @description Acknowledge the delivery with any 2xx status (the body is ignored); answer quickly and process the event afterwards. Anything else, or no answer within 15 seconds, counts as a failure and the delivery is retried with exponential backoff. Delivery is at-least-once (deduplicate by `webhook-id` / `event_id`) and survives a restart of the service. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onMessageComplained: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Standard Webhooks timestamp: the time of this delivery attempt in Unix seconds (UTC). It is part of the signed content. Reject deliveries whose timestamp is more than 5 minutes away from your clock, to stop replays. The same value is also sent as `svix-timestamp`.
+                 * @example 1795339800
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description Standard Webhooks signature: a space-separated list of signatures of the form `v1,<base64>`. Each is the HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` (the exact bytes received, before any JSON parsing), keyed with the base64-decoding of the webhook's `secret` after its `whsec_` prefix, and base64-encoded. Accept the delivery when any `v1` entry matches (compare in constant time). The same value is also sent as `svix-signature`.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description The same value as `webhook-id`, under the header name that the Svix libraries read. Equals the body's `event_id` and stays the same on every retry; use it to deduplicate.
+                 * @example evt_4Rt8Wq1Zx6Ym2Kp9
+                 */
+                "svix-id": components["parameters"]["SvixIdHeader"];
+                /**
+                 * @description The same value as `webhook-timestamp` (Unix seconds of this attempt), under the header name that the Svix libraries read. Reject deliveries more than 5 minutes away from your clock.
+                 * @example 1795339800
+                 */
+                "svix-timestamp": components["parameters"]["SvixTimestampHeader"];
+                /**
+                 * @description The same value as `webhook-signature` (space-separated `v1,<base64>` HMAC-SHA256 signatures over `{id}.{timestamp}.{raw body}`, keyed with the base64-decoded secret after `whsec_`), under the header name that the Svix libraries read.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "svix-signature": components["parameters"]["SvixSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The `message.complained` event. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageComplainedEvent"];
             };
         };
         responses: {

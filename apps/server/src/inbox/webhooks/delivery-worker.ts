@@ -3,8 +3,8 @@ import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
 import { ClaimLoop } from "../../work-queue/claim-loop.ts";
-import { postWebhook } from "./post-webhook.ts";
-import { deliveryHeaders } from "./signing.ts";
+import type { DeliverAttempt } from "./attempt-delivery.ts";
+import { postDeliveryAttempt } from "./attempt-delivery.ts";
 
 export interface DeliveryWorkerOptions {
   outbox: DeliveryOutbox;
@@ -31,6 +31,8 @@ export interface DeliveryWorkerOptions {
    * its deliveries after this long. It must exceed the attempt timeout. Default 60 s.
    */
   claimMs?: number;
+  /** Makes one attempt and tells its outcome. Default: a signed POST to the webhook's URL. */
+  deliver?: DeliverAttempt;
 }
 
 const describeError = (error: unknown): string => {
@@ -59,7 +61,14 @@ export class WebhookDeliveryWorker {
     if (claimMs <= attemptTimeoutMs) {
       throw new Error("A delivery claim must last longer than a delivery attempt.");
     }
-    this.#options = { pollIntervalMs: 500, concurrency: 8, ...options, claimMs, attemptTimeoutMs };
+    this.#options = {
+      pollIntervalMs: 500,
+      concurrency: 8,
+      deliver: postDeliveryAttempt,
+      ...options,
+      claimMs,
+      attemptTimeoutMs,
+    };
     const { logger } = this.#options;
     this.#loop = new ClaimLoop({
       ...this.#options,
@@ -114,13 +123,15 @@ export class WebhookDeliveryWorker {
     const { webhook } = delivery;
     if (!webhook?.enabled) {
       const reason = webhook ? "The webhook is disabled." : "The webhook was deleted.";
+      const now = clock.now();
       await this.#record(delivery, {
         status: "cancelled",
         attempts: delivery.attempts,
-        nextAttemptAtMs: clock.now(),
+        nextAttemptAtMs: now,
         lastError: reason,
         lastStatusCode: null,
-        finishedAt: isoTimestamp(clock.now()),
+        finishedAt: isoTimestamp(now),
+        updatedAt: isoTimestamp(now),
       });
       logger.info("webhook delivery cancelled", { ...fields, reason });
       return;
@@ -128,48 +139,49 @@ export class WebhookDeliveryWorker {
 
     const controller = new AbortController();
     this.#aborts.add(controller);
-    let statusCode: number | null = null;
-    let failure: string | null = null;
+    const attemptedAt = clock.now();
+    let outcome: Awaited<ReturnType<DeliverAttempt>>;
     try {
-      const timestamp = Math.floor(clock.now() / 1000);
-      const { status } = await postWebhook({
+      outcome = await this.#options.deliver({
+        webhookId: delivery.webhookId,
         url: webhook.url,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "pigeonhole-server",
-          ...deliveryHeaders(webhook.secret, delivery.eventId, timestamp, delivery.payload),
-        },
-        body: delivery.payload,
+        secret: webhook.secret,
+        eventId: delivery.eventId,
+        eventType: delivery.eventType,
+        payload: delivery.payload,
+        nowMs: attemptedAt,
         allowPrivate: this.#options.allowPrivateDestinations,
         timeoutMs: this.#options.attemptTimeoutMs,
         signal: controller.signal,
       });
-      statusCode = status;
-      if (status < 200 || status > 299) {
-        failure = `The receiver answered ${status}.`;
-      }
-    } catch (error) {
-      if (controller.signal.aborted) {
-        // Shutting down: the delivery stays pending, untouched, and is attempted again after a restart.
-        return;
-      }
-      failure = describeError(error);
     } finally {
       this.#aborts.delete(controller);
+    }
+    if (controller.signal.aborted) {
+      // Shutting down: the delivery stays pending, untouched, and is attempted again after a restart.
+      return;
     }
 
     const attempts = delivery.attempts + 1;
     const now = clock.now();
-    if (failure === null) {
+    const attempt = {
+      attemptedAt: isoTimestamp(attemptedAt),
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      latencyMs: outcome.latencyMs,
+    };
+    if (outcome.error === null) {
       await this.#record(delivery, {
         status: "delivered",
         attempts,
         nextAttemptAtMs: now,
         lastError: null,
-        lastStatusCode: statusCode,
+        lastStatusCode: outcome.statusCode,
         finishedAt: isoTimestamp(now),
+        updatedAt: isoTimestamp(now),
+        attempt,
       });
-      logger.info("webhook delivered", { ...fields, status: statusCode });
+      logger.info("webhook delivered", { ...fields, status: outcome.statusCode, latency_ms: outcome.latencyMs });
       return;
     }
     const delay = retryDelaysMs[attempts - 1];
@@ -177,14 +189,16 @@ export class WebhookDeliveryWorker {
       status: delay === undefined ? "failed" : "pending",
       attempts,
       nextAttemptAtMs: delay === undefined ? now : now + delay,
-      lastError: failure,
-      lastStatusCode: statusCode,
+      lastError: outcome.error,
+      lastStatusCode: outcome.statusCode,
       finishedAt: delay === undefined ? isoTimestamp(now) : null,
+      updatedAt: isoTimestamp(now),
+      attempt,
     });
     logger.warn(delay === undefined ? "webhook delivery failed for good" : "webhook delivery failed; will retry", {
       ...fields,
-      status: statusCode,
-      error: failure,
+      status: outcome.statusCode,
+      error: outcome.error,
       retry_in_ms: delay ?? null,
     });
   }

@@ -1,3 +1,4 @@
+import { randomBase62 } from "../../ids.ts";
 import type { ClaimableRows, ClaimQueue } from "../claimed-rows.ts";
 import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
@@ -21,11 +22,22 @@ export interface NewDelivery {
 export interface ClaimedDelivery {
   seq: number;
   eventId: string;
+  eventType: string;
   payload: string;
   attempts: number;
   webhookId: string;
   /** Null when the webhook was deleted since the event. */
   webhook: { url: string; secret: string; enabled: boolean } | null;
+}
+
+/** One attempt as the delivery log keeps it. */
+export interface RecordedAttempt {
+  attemptedAt: string;
+  /** The receiver's answer; null when none came. */
+  statusCode: number | null;
+  /** Why it failed; null when it succeeded. */
+  error: string | null;
+  latencyMs: number;
 }
 
 export interface DeliveryState {
@@ -35,19 +47,29 @@ export interface DeliveryState {
   lastError: string | null;
   lastStatusCode: number | null;
   finishedAt: string | null;
+  /** When the outcome is recorded. */
+  updatedAt: string;
+  /** The attempt that led to this state; absent when none was made (a cancelled delivery). */
+  attempt?: RecordedAttempt;
 }
 
 /** The outbox as the delivery worker uses it: its pending deliveries are claimed as {@link ClaimQueue} says. */
 export interface DeliveryOutbox extends ClaimQueue<ClaimedDelivery> {
-  /** Records an attempt's outcome and ends the claim. */
+  /**
+   * Records an attempt's outcome, and the attempt itself in the delivery log, in one transaction, and ends the
+   * claim. Nothing is recorded once the claim is no longer `claimant`'s.
+   */
   recordAttempt(seq: number, claimant: string, state: DeliveryState): Promise<void>;
   /** Ends every claim (the embedded database: no other instance can hold one) and makes pending deliveries due. */
   releaseAllClaims(nowMs: number): Promise<void>;
-  listDeliveries(webhookId: string): Promise<(DeliveryState & { eventId: string; eventType: string })[]>;
 }
 
-const insertDelivery = new PreparedQuery((db, p: NewDelivery & { at: string; nowMs: number }) =>
+/** The public id of a webhook delivery. */
+const newDeliveryId = (): string => `dlv_${randomBase62(16)}`;
+
+const insertDelivery = new PreparedQuery((db, p: NewDelivery & { deliveryId: string; at: string; nowMs: number }) =>
   db.insertInto("webhook_deliveries").values({
+    delivery_id: p.deliveryId,
     webhook_id: p.webhookId,
     inbox_id: p.inboxId,
     event_id: p.eventId,
@@ -57,6 +79,7 @@ const insertDelivery = new PreparedQuery((db, p: NewDelivery & { at: string; now
     attempts: 0,
     next_attempt_at_ms: p.nowMs,
     created_at: p.at,
+    updated_at: p.at,
   }),
 );
 
@@ -69,7 +92,7 @@ export async function enqueueDeliveries(
 ): Promise<void> {
   // One row per statement: a multi-row insert would be a new statement for every number of rows.
   for (const delivery of deliveries) {
-    await insertDelivery.execute(db, { ...delivery, at, nowMs });
+    await insertDelivery.execute(db, { ...delivery, deliveryId: newDeliveryId(), at, nowMs });
   }
 }
 
@@ -91,7 +114,9 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
       DELIVERY_ROWS,
       { claimant, nowMs, claimUntilMs, limit },
       (update) =>
-        update.returning(["seq", "event_id", "payload", "attempts", "webhook_id", "next_attempt_at_ms"]).execute(),
+        update
+          .returning(["seq", "event_id", "event_type", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
+          .execute(),
     );
     if (claimed.length === 0) {
       return [];
@@ -111,6 +136,7 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
         return {
           seq: row.seq,
           eventId: row.event_id,
+          eventType: row.event_type,
           payload: row.payload,
           attempts: row.attempts,
           webhookId: row.webhook_id,
@@ -120,22 +146,38 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
   }
 
   async recordAttempt(seq: number, claimant: string, state: DeliveryState) {
-    // Only while the claim is this instance's: after it ran out another instance may have attempted and recorded.
-    await this.#db
-      .updateTable("webhook_deliveries")
-      .set({
-        status: state.status,
-        attempts: state.attempts,
-        next_attempt_at_ms: state.nextAttemptAtMs,
-        last_error: state.lastError,
-        last_status_code: state.lastStatusCode,
-        finished_at: state.finishedAt,
-        claimed_by: null,
-        claimed_until_ms: null,
-      })
-      .where("seq", "=", seq)
-      .where("claimed_by", "=", claimant)
-      .execute();
+    await this.#db.transaction().execute(async (trx) => {
+      // Only while the claim is this instance's: after it ran out another instance may have attempted and recorded.
+      const updated = await trx
+        .updateTable("webhook_deliveries")
+        .set({
+          status: state.status,
+          attempts: state.attempts,
+          next_attempt_at_ms: state.nextAttemptAtMs,
+          last_error: state.lastError,
+          last_status_code: state.lastStatusCode,
+          finished_at: state.finishedAt,
+          updated_at: state.updatedAt,
+          claimed_by: null,
+          claimed_until_ms: null,
+        })
+        .where("seq", "=", seq)
+        .where("claimed_by", "=", claimant)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n || !state.attempt) {
+        return;
+      }
+      await trx
+        .insertInto("webhook_delivery_attempts")
+        .values({
+          delivery_seq: seq,
+          attempted_at: state.attempt.attemptedAt,
+          status_code: state.attempt.statusCode,
+          error: state.attempt.error,
+          latency_ms: state.attempt.latencyMs,
+        })
+        .execute();
+    });
   }
 
   releaseClaims(claimant: string) {
@@ -156,24 +198,5 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
 
   nextDueAt(nowMs: number) {
     return nextUnclaimedDueAt(this.#db, DELIVERY_ROWS, nowMs);
-  }
-
-  async listDeliveries(webhookId: string) {
-    const rows = await this.#db
-      .selectFrom("webhook_deliveries")
-      .selectAll()
-      .where("webhook_id", "=", webhookId)
-      .orderBy("seq")
-      .execute();
-    return rows.map((row) => ({
-      eventId: row.event_id,
-      eventType: row.event_type,
-      status: row.status,
-      attempts: row.attempts,
-      nextAttemptAtMs: row.next_attempt_at_ms,
-      lastError: row.last_error,
-      lastStatusCode: row.last_status_code,
-      finishedAt: row.finished_at,
-    }));
   }
 }

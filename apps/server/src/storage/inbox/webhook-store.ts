@@ -2,6 +2,8 @@ import type { ServerDatabase } from "../database.ts";
 import type { WebhookRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
+import type { DeliveryFilter, LoggedDelivery } from "./delivery-log.ts";
+import { listDeliveries, redeliver } from "./delivery-log.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
 
@@ -37,6 +39,10 @@ export interface WebhookStore {
   ): Promise<ReplaceWebhookResult>;
   /** Deletes a webhook and cancels its pending deliveries; false when the pod has no such webhook. */
   deleteWebhook(podId: string, webhookId: string): Promise<boolean>;
+  /** A page of a webhook's delivery log, newest first (the caller checked that the webhook is the pod's). */
+  listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<Positioned<LoggedDelivery>[]>;
+  /** Makes one of a webhook's deliveries due now, whatever its status; null when the webhook has no such delivery. */
+  redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string): Promise<LoggedDelivery | null>;
 }
 
 const settingsColumns = (settings: WebhookSettings) => ({
@@ -148,6 +154,14 @@ export class SqlWebhookStore implements WebhookStore {
         .execute();
       return true;
     });
+  }
+
+  listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest) {
+    return listDeliveries(this.#db, webhookId, filter, page);
+  }
+
+  redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string) {
+    return redeliver(this.#db, webhookId, deliveryId, nowMs, at);
   }
 
   #byClientId(podId: string, clientId: string) {

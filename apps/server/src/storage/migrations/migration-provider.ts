@@ -6,6 +6,7 @@ import { mailbox } from "./0004-mailbox.ts";
 import { eventLog } from "./0005-event-log.ts";
 import { recipientDeliveries } from "./0006-recipient-deliveries.ts";
 import { sourceBcc } from "./0007-source-bcc.ts";
+import { deliveryAttempts } from "./0008-delivery-attempts.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -18,5 +19,6 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0005_event_log": eventLog(types),
     "0006_recipient_deliveries": recipientDeliveries(types),
     "0007_source_bcc": sourceBcc(types),
+    "0008_delivery_attempts": deliveryAttempts(types),
   }),
 });
