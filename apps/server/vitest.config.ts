@@ -15,6 +15,7 @@ const STORING_SUITES = [
   "src/http/client-address.test.ts",
   "src/multi-instance/**/*.test.ts",
   "src/mail/**/*.test.ts",
+  "src/test-control/**/*.test.ts",
   "test/clients/**/*.test.ts",
 ];
 

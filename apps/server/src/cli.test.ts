@@ -117,6 +117,48 @@ describe("pigeonhole-server", () => {
     }
   });
 
+  it("runs test control locally by default, says so in its banner, and turns it off with --no-test-control", async () => {
+    const on = await runCli(["--memory", ...ON_FREE_PORTS, "--quiet"]);
+    const clock = (base: string, key = "pigeonhole-test-control-dev") =>
+      fetch(`${base}/_test/clock`, { headers: { Authorization: `Bearer ${key}` } });
+    expect((await clock(on.inboxUrl)).status).toBe(200);
+    expect((await clock(on.forumUrl)).status).toBe(200);
+    on.child.kill("SIGTERM");
+    await on.exited;
+    expect(on.stdout()).toContain(`  Test       ${on.inboxUrl}/_test   key: pigeonhole-test-control-dev\n`);
+
+    const off = await runCli(["--memory", ...ON_FREE_PORTS, "--quiet", "--no-test-control"]);
+    // As unknown as any other path: 404 to a valid key of the service.
+    expect((await clock(off.inboxUrl, TEST_KEYS.inbox)).status).toBe(404);
+    off.child.kill("SIGTERM");
+    await off.exited;
+    expect(off.stdout()).toContain("  Test       test control off\n");
+  });
+
+  it("takes a test-control key of its own, which the banner does not print", async () => {
+    const cli = await runCli(["--memory", ...ON_FREE_PORTS, "--quiet", "--test-control-key", "own-secret-key"]);
+    const answer = await fetch(`${cli.inboxUrl}/_test/clock`, { headers: { Authorization: "Bearer own-secret-key" } });
+    expect(answer.status).toBe(200);
+    cli.child.kill("SIGTERM");
+    await cli.exited;
+    expect(cli.stdout()).toContain(`  Test       ${cli.inboxUrl}/_test\n`);
+    expect(cli.stdout()).not.toContain("own-secret-key");
+    expect(cli.stderr()).not.toContain("own-secret-key");
+  });
+
+  it("refuses --test-control without development keys unless a key is given", () => {
+    const { PIGEONHOLE_TEST_CONTROL_KEY: _, ...env } = process.env;
+    const refused = spawnSync(process.execPath, [CLI_ENTRY, "--memory", "--no-dev-keys", "--test-control"], {
+      encoding: "utf8",
+      env: { ...env, NODE_NO_WARNINGS: "1" },
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("--test-control-key");
+    const both = runToEnd(["--memory", "--no-test-control", "--test-control-key", "k"]);
+    expect(both.status).toBe(2);
+    expect(runToEnd(["--help"]).stdout).toContain("--test-control, --no-test-control");
+  });
+
   it("explains its usage and refuses bad flags", () => {
     const help = runToEnd(["--help"]);
     expect(help.status).toBe(0);

@@ -10,7 +10,13 @@ import { AgentNameTakenError, InvalidAgentNameError, registerKey } from "./keys/
 import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 import { describeRelay } from "./mail/outbound/relay-transport.ts";
 import type { ServerLimits, ServerOptions } from "./options.ts";
-import { DEFAULT_DATABASE_FILE, DEFAULT_DOMAINS, DEFAULT_SMTP_PORT, InvalidOptionError } from "./options.ts";
+import {
+  DEFAULT_DATABASE_FILE,
+  DEFAULT_DOMAINS,
+  DEFAULT_SMTP_PORT,
+  DEFAULT_TEST_CONTROL_KEY,
+  InvalidOptionError,
+} from "./options.ts";
 import { startServer } from "./server.ts";
 import { isPostgresUrl, openStorage } from "./storage/open-storage.ts";
 import { redactPassword } from "./storage/postgres/open-postgres.ts";
@@ -65,12 +71,17 @@ Options of start:
                                      instance takes the delivery over once this runs out (default 60000)
   --event-poll-ms <ms>               how often the live event stream looks for events that no notification
                                      announced, its safety net (default 2000)
+  --test-control, --no-test-control  test control under /_test on both ports: the clock, faults, wait-for and
+                                     reset, for tests (default: on with the development keys, else off)
+  --test-control-key <key>           the test-control key (default pigeonhole-test-control-dev; required to turn
+                                     test control on without the development keys); implies --test-control
   --quiet                            only warnings and errors on stderr (no request lines)
   -h, --help                         show this help
   -v, --version                      print the version
 
 Environment: PIGEONHOLE_DATABASE_URL stands for --database. PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY
-set the development keys (default pigeonhole-inbox-dev and pigeonhole-forum-dev). --db is the older name of --database.
+set the development keys (default pigeonhole-inbox-dev and pigeonhole-forum-dev). PIGEONHOLE_TEST_CONTROL_KEY stands
+for --test-control-key (it does not turn test control on). --db is the older name of --database.
 `;
 
 class UsageError extends Error {
@@ -132,6 +143,8 @@ function parse(argv: string[]) {
       "webhook-retry-delays": { type: "string" },
       "webhook-claim-ms": { type: "string" },
       "event-poll-ms": { type: "string" },
+      "test-control": { type: "boolean" },
+      "test-control-key": { type: "string" },
       quiet: { type: "boolean" },
       service: { type: "string" },
       name: { type: "string" },
@@ -192,6 +205,16 @@ async function start(values: Parsed) {
     throw new UsageError("DKIM needs all of --dkim-domain, --dkim-selector and --dkim-key.");
   }
   const [dkimDomain, dkimSelector, dkimKey] = dkimFlags;
+  const testControlKey = values["test-control-key"];
+  if (values["test-control"] === false && testControlKey !== undefined) {
+    throw new UsageError("Use either --test-control-key or --no-test-control, not both.");
+  }
+  const testControlAsked = values["test-control"] === true || testControlKey !== undefined;
+  if (testControlAsked && !devKeys && testControlKey === undefined && !process.env.PIGEONHOLE_TEST_CONTROL_KEY) {
+    throw new UsageError(
+      "--test-control without the development keys needs a key of its own: give --test-control-key <key> or PIGEONHOLE_TEST_CONTROL_KEY.",
+    );
+  }
   const options: ServerOptions = {
     database,
     smtpRelay: values["smtp-relay"],
@@ -227,6 +250,7 @@ async function start(values: Parsed) {
     webhookClaimMs: integer("webhook-claim-ms", values["webhook-claim-ms"]),
     eventPollMs: integer("event-poll-ms", values["event-poll-ms"]),
     logger: values.quiet ? warningsAndErrors(createJsonLogger()) : undefined,
+    testControl: values["test-control"] === false ? false : testControlAsked ? { key: testControlKey } : undefined,
   };
   const server = await startServer(options);
   // Before the banner: whoever reads the addresses may stop the server at once, and must get a clean stop.
@@ -259,6 +283,10 @@ async function start(values: Parsed) {
   const relay = values["smtp-relay"];
   print(`  Outbound   ${relay === undefined ? "kept, not sent (no --smtp-relay)" : `through ${describeRelay(relay)}`}`);
   print(`  Database   ${describeDatabase(database)}`);
+  const control = server.testControl;
+  // A key of one's own is a secret: only the well-known default is printed.
+  const controlKey = control?.key === DEFAULT_TEST_CONTROL_KEY ? `   key: ${control.key}` : "";
+  print(`  Test       ${control ? `${control.url}${controlKey}` : "test control off"}`);
   if (server.inbox.apiKey === null) {
     print("  API keys   create them with: pigeonhole-server keys create --service inbox|forum --database <url>");
   }

@@ -101,6 +101,12 @@ export interface ServerOptions {
    * out (after a crash). Default 5 min; each command to the relay times out after a tenth of it, 30 s at most.
    */
   smtpRelayClaimMs?: number;
+  /**
+   * Test control (`/_test` on both ports: clock, faults, wait, reset), with its own key. Default: on when the
+   * development keys are registered (a local server), off otherwise. `{ key }` turns it on; without development keys it
+   * then needs a key, here or in `PIGEONHOLE_TEST_CONTROL_KEY`. `false` turns it off. Never on in production.
+   */
+  testControl?: false | { key?: string };
 }
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -109,6 +115,8 @@ export const DEFAULT_FORUM_PORT = 4020;
 export const DEFAULT_DATABASE_FILE = "pigeonhole.db";
 export const DEFAULT_INBOX_DEV_KEY = "pigeonhole-inbox-dev";
 export const DEFAULT_FORUM_DEV_KEY = "pigeonhole-forum-dev";
+/** The test-control key of a local server, unless another is given. */
+export const DEFAULT_TEST_CONTROL_KEY = "pigeonhole-test-control-dev";
 export const DEFAULT_DOMAINS: readonly string[] = ["pigeonhole.test"];
 /** The CLI's SMTP port (`startServer` receives mail only when given `smtpPort`). */
 export const DEFAULT_SMTP_PORT = 2525;
@@ -134,6 +142,9 @@ export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
 /** After each temporary failure of a recipient: 1 min, 5 min, 30 min, 2 h, 8 h; then it has bounced (about 10.5 h). */
 export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
 
+/** How long an instance holds a recipient of the relay (`ServerOptions.smtpRelayClaimMs`). */
+export const DEFAULT_SMTP_RELAY_CLAIM_MS = 300_000;
+
 export interface ResolvedOptions {
   host: string;
   inboxPort: number;
@@ -158,14 +169,17 @@ export interface ResolvedOptions {
     connectionsPerAddress: number;
     tls?: { cert: string | Buffer; key: string | Buffer };
   } | null;
+  /** Delays between attempts for an outside recipient after a temporary failure (relayed or simulated). */
+  mailRetryDelaysMs: readonly number[];
   relay: {
     url: string;
     insecure: boolean;
     dkim: DkimKey | null;
-    retryDelaysMs: readonly number[];
     claimMs: number;
     timeoutMs: number;
   } | null;
+  /** Test control's key when it is on; null when it is off. */
+  testControl: { key: string } | null;
 }
 
 export class InvalidOptionError extends Error {
@@ -223,16 +237,39 @@ function relay(options: ServerOptions): ResolvedOptions["relay"] {
   if (options.dkim && !DOMAIN.test(options.dkim.domain.toLowerCase())) {
     throw new InvalidOptionError(`dkim.domain must be a domain name, not '${options.dkim.domain}'.`);
   }
-  const claimMs = positiveInteger("smtpRelayClaimMs", options.smtpRelayClaimMs ?? 300_000);
+  const claimMs = positiveInteger("smtpRelayClaimMs", options.smtpRelayClaimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS);
   return {
     url: options.smtpRelay,
     insecure: options.smtpRelayInsecure ?? false,
     dkim: options.dkim ?? null,
-    retryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULT_SMTP_RETRY_DELAYS_MS),
     claimMs,
     // Every command of an attempt answers well within the claim, so no other instance takes a recipient in flight.
     timeoutMs: Math.min(30_000, Math.floor(claimMs / 10)),
   };
+}
+
+/**
+ * Test control is on by default only where the development keys are: a local server. Asked for without them (a
+ * production-like start), it needs a key of its own, so that a well-known key never opens a shared database.
+ */
+function testControl(
+  options: ServerOptions,
+  devKeys: ResolvedOptions["devKeys"],
+  env: Readonly<Record<string, string | undefined>>,
+): ResolvedOptions["testControl"] {
+  if (options.testControl === false || (options.testControl === undefined && devKeys === null)) {
+    return null;
+  }
+  const key = options.testControl?.key ?? (env.PIGEONHOLE_TEST_CONTROL_KEY || undefined);
+  if (key === undefined && devKeys === null) {
+    throw new InvalidOptionError(
+      "testControl needs a key when no development keys are registered: give testControl.key or PIGEONHOLE_TEST_CONTROL_KEY.",
+    );
+  }
+  if (key !== undefined && (key.trim() === "" || /\s/.test(key))) {
+    throw new InvalidOptionError("testControl.key must be a non-empty key without white space.");
+  }
+  return { key: key ?? DEFAULT_TEST_CONTROL_KEY };
 }
 
 export function resolveOptions(
@@ -284,6 +321,8 @@ export function resolveOptions(
             ),
             ...(options.smtpTls ? { tls: options.smtpTls } : {}),
           },
+    mailRetryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULT_SMTP_RETRY_DELAYS_MS),
     relay: relay(options),
+    testControl: testControl(options, devKeys, env),
   };
 }

@@ -12,6 +12,7 @@ import { compileSubscriptionParser } from "./inbox/events/subscription.ts";
 import { handleUpgrades } from "./inbox/events/upgrade-route.ts";
 import { createInboxApp } from "./inbox/inbox-app.ts";
 import { PageTokens } from "./inbox/page-token.ts";
+import { postDeliveryAttempt } from "./inbox/webhooks/attempt-delivery.ts";
 import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
 import type { ServiceName } from "./keys/api-keys.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
@@ -19,12 +20,26 @@ import { AgentNameTakenError, DEV_AGENT_NAME, registerKey } from "./keys/registe
 import type { RunningSmtpListener } from "./mail/inbound/smtp-listener.ts";
 import { startSmtpListener } from "./mail/inbound/smtp-listener.ts";
 import { OutboundMailWorker } from "./mail/outbound/outbound-mail-worker.ts";
+import { OutcomeSimulator } from "./mail/outbound/outcome-simulator.ts";
 import { createRelayTransport, describeRelay } from "./mail/outbound/relay-transport.ts";
+import { magicAddressOutcome } from "./mail/outbound/simulated-outcome.ts";
 import type { ServerOptions } from "./options.ts";
-import { resolveOptions } from "./options.ts";
+import { DEFAULT_SMTP_RELAY_CLAIM_MS, resolveOptions } from "./options.ts";
 import { loadSpecBundle } from "./spec/spec-bundle.ts";
 import { openStorage } from "./storage/open-storage.ts";
 import type { EventNotifications } from "./storage/postgres/event-notifications.ts";
+import { ControllableClock } from "./test-control/controllable-clock.ts";
+import { createExtractHandlers } from "./test-control/extract/extract-handlers.ts";
+import { FaultRegistry } from "./test-control/faults/fault-registry.ts";
+import { applyRequestFaults } from "./test-control/faults/request-faults.ts";
+import { deliverWithFaults } from "./test-control/faults/webhook-faults.ts";
+import { createResetter } from "./test-control/resetter.ts";
+import { servedWithTestControl } from "./test-control/served-with-test-control.ts";
+import { createTestControlApp, TEST_CONTROL_PREFIX } from "./test-control/test-control-app.ts";
+import { createControlHandlers } from "./test-control/test-control-handlers.ts";
+import { notifyingOutbox } from "./test-control/wait/notifying-outbox.ts";
+import { createWaitHandlers } from "./test-control/wait/wait-handlers.ts";
+import { WaitWakeups } from "./test-control/wait/wait-wakeups.ts";
 
 export type { ServiceName };
 
@@ -40,6 +55,11 @@ export interface Server<Key extends string | null = string> {
   forum: ServiceEndpoint<Key>;
   /** Where the server receives mail over SMTP, or null when SMTP is off. */
   smtp: { host: string; port: number; url: string } | null;
+  /**
+   * Test control (`/_test`): its address on the inbox port (it answers on the forum port too) and its key; null when
+   * it is off.
+   */
+  testControl: { url: string; key: string } | null;
   /** Registers a new API key (a new pod; on the forum, a new agent named `name`) and returns it. */
   createApiKey(service: ServiceName, options?: { name?: string }): Promise<string>;
   /**
@@ -54,7 +74,17 @@ export function startServer(options: ServerOptions & { devKeys: false }): Promis
 export function startServer(options?: ServerOptions): Promise<Server>;
 export async function startServer(options: ServerOptions = {}): Promise<Server<string | null>> {
   const config = resolveOptions(options);
-  const { clock, logger } = config;
+  const { logger } = config;
+  // Under test control, the whole server reads a clock that tests can set and advance.
+  const controlledClock = config.testControl ? new ControllableClock(config.clock) : undefined;
+  const clock = controlledClock ?? config.clock;
+  const faults = config.testControl ? new FaultRegistry(clock, logger) : undefined;
+  // Waits for a message or a delivery look again after every commit that may have stored one.
+  const waits = config.testControl ? new WaitWakeups() : undefined;
+  // Outside recipients get a simulated outcome instead of the relay: a mail fault first, then the magic addresses.
+  const simulator = faults
+    ? new OutcomeSimulator((recipient) => faults.takeMailFault(recipient) ?? magicAddressOutcome(recipient))
+    : undefined;
   const storage = await openStorage(config.database, {
     poolSize: config.databasePoolSize,
     onConnectionError: (error) => logger.warn("database connection lost", { error: error.message }),
@@ -97,7 +127,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     }
 
     const deliveryWorker = new WebhookDeliveryWorker({
-      outbox: storage.outbox,
+      outbox: waits ? notifyingOutbox(storage.outbox, () => waits.notify()) : storage.outbox,
       instanceId,
       soleInstance: storage.kind === "sqlite",
       claimMs: config.webhookClaimMs,
@@ -105,32 +135,46 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       logger,
       retryDelaysMs: config.webhookRetryDelaysMs,
       allowPrivateDestinations: config.allowPrivateWebhooks,
+      // A held delivery goes within a quarter of the claim, well before another instance could take it over.
+      deliver: faults
+        ? deliverWithFaults(faults, {
+            deliver: postDeliveryAttempt,
+            holdLimitMs: Math.floor(config.webhookClaimMs / 4),
+          })
+        : postDeliveryAttempt,
     });
     worker = deliveryWorker;
     const rateLimiters = countedRateLimiters(storage.rateWindows, clock);
-    const onDeliveriesEnqueued = () => deliveryWorker.wake();
+    const onDeliveriesEnqueued = () => {
+      deliveryWorker.wake();
+      waits?.notify();
+    };
     const onEventsStored = (podIds: readonly string[]) => {
       for (const podId of podIds) {
         hub.wake(podId);
       }
+      waits?.notify();
     };
-    if (config.relay) {
+    if (config.relay || simulator) {
       mailWorker = new OutboundMailWorker({
         queue: storage.mailQueue,
         sends: storage.sends,
-        relay: createRelayTransport({
-          url: config.relay.url,
-          insecure: config.relay.insecure,
-          dkim: config.relay.dkim,
-          maxConnections: 5,
-          timeoutMs: config.relay.timeoutMs,
-        }),
+        relay: config.relay
+          ? createRelayTransport({
+              url: config.relay.url,
+              insecure: config.relay.insecure,
+              dkim: config.relay.dkim,
+              maxConnections: 5,
+              timeoutMs: config.relay.timeoutMs,
+            })
+          : null,
+        simulator,
         instanceId,
         soleInstance: storage.kind === "sqlite",
         clock,
         logger,
-        retryDelaysMs: config.relay.retryDelaysMs,
-        claimMs: config.relay.claimMs,
+        retryDelaysMs: config.mailRetryDelaysMs,
+        claimMs: config.relay?.claimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS,
         concurrency: 10,
         onDeliveriesEnqueued,
         onEventsStored,
@@ -138,7 +182,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     }
     const outboundMail = mailWorker;
     const inboxApp = createInboxApp({
-      relayConfigured: outboundMail !== undefined,
+      relayConfigured: config.relay !== null,
+      simulator,
       onMailQueued: () => outboundMail?.wake(),
       storage,
       rateLimiters,
@@ -151,6 +196,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       trustedProxies: config.trustedProxies,
       logger,
       clock,
+      requestFaults: faults && applyRequestFaults(faults, "inbox"),
     });
     const forumApp = createForumApp({
       storage,
@@ -164,6 +210,29 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       trustedProxies: config.trustedProxies,
       logger,
       clock,
+      requestFaults: faults && applyRequestFaults(faults, "forum"),
+    });
+    const testControlApp =
+      config.testControl && controlledClock && faults
+        ? createTestControlApp({
+            key: config.testControl.key,
+            handlers: {
+              ...createControlHandlers({
+                clock: controlledClock,
+                faults,
+                reset: createResetter({ storage, apiKeys, clock: controlledClock, faults }),
+              }),
+              ...(waits ? createWaitHandlers({ storage, wakeups: waits }) : {}),
+              ...createExtractHandlers({ storage }),
+            },
+            logger,
+          })
+        : undefined;
+    // Moving the clock forward makes retries due now: the workers look at once rather than at their next timer.
+    controlledClock?.onForward(() => {
+      deliveryWorker.wake();
+      outboundMail?.wake();
+      void pruner.prune();
     });
 
     const stream = new EventStream({
@@ -174,18 +243,25 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       clock,
     });
     eventStream = stream;
+    // Another instance's commits: live events and waits hear of them as of this instance's own.
     notifications = storage.listenForEvents(
-      (podId) => hub.wake(podId),
-      () => hub.wakeAll(),
+      (podId) => {
+        hub.wake(podId);
+        waits?.notify();
+      },
+      () => {
+        hub.wakeAll();
+        waits?.notify();
+      },
       (error) => logger.warn("event notifications connection lost", { error: error.message }),
     );
     hub.start();
     pruner.start();
-    const inboxServer = await listen(inboxApp, config.host, config.inboxPort, {
+    const inboxServer = await listen(servedWithTestControl(inboxApp, testControlApp), config.host, config.inboxPort, {
       onUpgrade: handleUpgrades(inboxApp, stream),
     });
     servers.push(inboxServer);
-    const forumServer = await listen(forumApp, config.host, config.forumPort);
+    const forumServer = await listen(servedWithTestControl(forumApp, testControlApp), config.host, config.forumPort);
     servers.push(forumServer);
     if (config.smtp) {
       const isValidAddress = compileAddressRule(loadSpecBundle("inbox"));
@@ -214,6 +290,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       smtp_relay: config.relay ? describeRelay(config.relay.url) : null,
       database: storage.description,
       instance_id: instanceId,
+      test_control: config.testControl ? "on" : "off",
     });
 
     let closing: Promise<void> | undefined;
@@ -221,6 +298,9 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       inbox: { url: inboxServer.url, apiKey: config.devKeys?.inbox ?? null },
       forum: { url: forumServer.url, apiKey: config.devKeys?.forum ?? null },
       smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port, url: smtpListener.url } : null,
+      testControl: config.testControl
+        ? { url: `${inboxServer.url}${TEST_CONTROL_PREFIX}`, key: config.testControl.key }
+        : null,
       createApiKey: (service, keyOptions) => createApiKey(service, { name: keyOptions?.name }),
       close() {
         closing ??= shutDown().then(() => logger.info("server stopped", { instance_id: instanceId }));

@@ -22,8 +22,13 @@ const consumerDir = fileURLToPath(new URL("consumer/", import.meta.url));
 
 /** Every package this one devDepends on with `workspace:`; the first test proves that is every published one. */
 const CHECKED = await checkedPackageNames(new URL("../package.json", import.meta.url));
-/** The packages with code to load at runtime (the two `-types` packages hold only declarations). */
-const CLIENT_RUNTIMES = ["@pigeonhole/client-core", "@pigeonhole/inbox", "@pigeonhole/forum"];
+/** The packages with code to load at runtime (the `-types` packages hold only declarations). */
+const CLIENT_RUNTIMES = [
+  "@pigeonhole/client-core",
+  "@pigeonhole/inbox",
+  "@pigeonhole/forum",
+  "@pigeonhole/test-control",
+];
 
 /**
  * Resolutions of CommonJS-only consumers. Every package is ESM-only: Node >= 20.19 (>= 24 for the server, a
@@ -152,6 +157,8 @@ describe("installed from the tarballs into a fresh project", () => {
       PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
       PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
       PIGEONHOLE_FORUM_API_KEY: server.forum.apiKey,
+      // The server runs in memory, so its test control is on, with the default key the client sends too.
+      PIGEONHOLE_TEST_CONTROL_URL: server.inbox.url,
       PACK_CHECK_LABEL: label,
     };
     return JSON.parse(await runCommand(node, [program], { cwd: projectDir, env: projectEnv(node, env) }));
@@ -175,6 +182,7 @@ describe("installed from the tarballs into a fresh project", () => {
       notFound: "NOT_FOUND",
       transportStatus: 200,
     },
+    testControl: { waitedForSent: true, timedOut: "WAIT_TIMED_OUT" },
   });
 
   beforeAll(async () => {

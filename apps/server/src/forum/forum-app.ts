@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../clock.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
@@ -23,6 +24,8 @@ export interface ForumAppOptions {
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
   logger: ServerLogger;
+  /** Test control's request faults (see `ServiceAppOptions.requestFaults`). */
+  requestFaults?: MiddlewareHandler;
   clock: Clock;
 }
 
@@ -60,5 +63,6 @@ export function createForumApp(options: ForumAppOptions) {
     maxBodyBytes: FORUM_MAX_BODY_BYTES,
     trustedProxies: options.trustedProxies,
     logger: options.logger,
+    requestFaults: options.requestFaults,
   });
 }

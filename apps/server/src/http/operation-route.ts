@@ -41,7 +41,12 @@ export function operationRoute<Caller, HandlerCaller extends Caller | null, Code
       throw ApiProblem.fromIssue(result.issue, issueCode?.(result.issue));
     }
     // The validator has checked the request against the schemas the handler's input type is generated from.
-    const context = { caller: callerOf(c), requestId: c.get("requestId"), clientAddress: c.get("clientAddress") };
+    const context = {
+      caller: callerOf(c),
+      requestId: c.get("requestId"),
+      clientAddress: c.get("clientAddress"),
+      signal: c.req.raw.signal,
+    };
     const reply = await handler(result.request as never, context);
     if (reply.contentType !== undefined) {
       const { buffer, byteOffset, byteLength } = reply.body;

@@ -68,6 +68,8 @@ export interface RequestContext<Caller> {
   requestId: string;
   /** The address the request came from (the peer's: a proxy in front answers for its clients). */
   clientAddress: string;
+  /** Aborts when the client goes away before the answer: a long wait stops then. */
+  signal?: AbortSignal;
 }
 
 /** Typed handlers for a set of operations: each gets its validated input and answers one of its documented replies. */

@@ -30,7 +30,8 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   /** Answers a problem in the service's envelope; `Code` is the service's vocabulary. */
   formatProblem: ProblemFormatter<Code>;
   authenticate: Authenticate<Caller>;
-  rateLimit: RateLimit<Caller>;
+  /** Counts requests against their key's (or address's) limit; none when omitted (test control is not limited). */
+  rateLimit?: RateLimit<Caller>;
   maxBodyBytes: number;
   /** Addresses of proxies in front whose `X-Forwarded-For` names the client (see client-address.ts). */
   trustedProxies?: readonly string[];
@@ -40,6 +41,11 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   extraRoutes?: Record<string, MiddlewareHandler<ServiceEnv<Caller>>>;
   /** Paths that also accept the key as `?api_key=` (see authenticate.ts). */
   queryKeyPaths?: readonly string[];
+  /**
+   * Runs first on every request, after its id is given and before anything looks at its key: test control's request
+   * faults, which may answer in place of the service.
+   */
+  requestFaults?: MiddlewareHandler;
 }
 
 const BODYLESS_METHODS = new Set(["GET", "DELETE"]);
@@ -58,6 +64,9 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
   app.use(requestId(options.service, options.logger));
   app.use(identifyClientAddress(options.trustedProxies ?? []));
   app.use(allowAnyOrigin());
+  if (options.requestFaults) {
+    app.use(options.requestFaults);
+  }
   app.get("/health", (c) => c.json({ status: "ok" }));
 
   const methodsByPath = new Map<string, string[]>();
@@ -89,7 +98,9 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
     );
   }
   app.use(identifyCaller(options.authenticate, options.queryKeyPaths));
-  app.use(limitRate(options.rateLimit));
+  if (options.rateLimit) {
+    app.use(limitRate(options.rateLimit));
+  }
   app.use(requireCaller());
   for (const operation of options.operations.filter((each) => !each.public)) {
     const handler = options.handlers[operation.operationId];

@@ -1,9 +1,11 @@
+import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../clock.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
 import { createServiceApp } from "../http/service-app.ts";
 import type { ApiKeys, InboxCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
+import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
@@ -38,6 +40,10 @@ export interface InboxAppOptions {
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
   logger: ServerLogger;
+  /** Test control's simulated outcomes of outside recipients (magic addresses, mail faults). */
+  simulator?: OutcomeSimulator;
+  /** Test control's request faults (see `ServiceAppOptions.requestFaults`). */
+  requestFaults?: MiddlewareHandler;
   clock: Clock;
 }
 
@@ -63,6 +69,7 @@ export function createInboxApp(options: InboxAppOptions) {
         onDeliveriesEnqueued: options.onDeliveriesEnqueued,
         onEventsStored: options.onEventsStored,
         relayConfigured: options.relayConfigured,
+        simulator: options.simulator,
         onMailQueued: options.onMailQueued,
       },
     }),
@@ -81,5 +88,6 @@ export function createInboxApp(options: InboxAppOptions) {
     queryKeyPaths: [EVENT_STREAM_PATH],
     trustedProxies: options.trustedProxies,
     logger: options.logger,
+    requestFaults: options.requestFaults,
   });
 }

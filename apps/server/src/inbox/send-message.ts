@@ -3,6 +3,7 @@ import { canonicalJson } from "../canonical-json.ts";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
+import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import type { NewRecipientDelivery } from "../storage/inbox/recipient-deliveries.ts";
 import type { SendStore } from "../storage/inbox/send-store.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
@@ -25,7 +26,12 @@ export interface SendContext {
   sendsPerDay: number;
   /** Whether outside recipients go out through a relay (`queued`) or are only kept (`captured`). */
   relayConfigured?: boolean;
-  /** Called after a send that queued mail for the relay has committed. */
+  /**
+   * Asked about every outside recipient: one it gives an outcome for is queued for the outbound worker, which
+   * simulates that outcome instead of relaying (with a relay or without).
+   */
+  simulator?: OutcomeSimulator;
+  /** Called after a send that queued mail for the relay (or a simulated outcome) has committed. */
   onMailQueued?(): void;
   /** Called after a send that enqueued webhook deliveries has committed. */
   onDeliveriesEnqueued(): void;
@@ -151,7 +157,11 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   let enqueued = 0;
   let eventPods: string[] = [];
   let mailQueued = false;
-  const response = await context.sends.inSendTransaction(async (tx) => {
+  const { simulator } = context;
+  const relayConfigured = context.relayConfigured ?? false;
+  // A send that does not commit leaves no plan behind.
+  const sends = simulator ? simulator.forgettingFailedSends(context.sends, messageId) : context.sends;
+  const response = await sends.inSendTransaction(async (tx) => {
     const sender = await tx.findInbox(request.podId, request.inboxId);
     if (!sender) {
       throw new InboxProblem(404, "NOT_FOUND", `Inbox '${request.inboxId}' was not found.`, { field: "inbox_id" });
@@ -216,14 +226,16 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     const hostedAddresses = new Set(hosted.map((inbox) => inbox.inboxId));
     const recipientDeliveries = recipientAddresses.map((address): NewRecipientDelivery => {
       const local = hostedAddresses.has(address);
+      const simulated = !local && simulator?.plan(messageId, address, relayConfigured) !== undefined;
+      const queued = !local && (relayConfigured || simulated);
       return {
         podId: request.podId,
         inboxId: sender.inbox_id,
         messageId,
         address,
-        status: local ? "local" : context.relayConfigured ? "queued" : "captured",
+        status: local ? "local" : queued ? "queued" : "captured",
         updatedAt: now,
-        nextAttemptAtMs: !local && context.relayConfigured ? nowMs : null,
+        nextAttemptAtMs: queued ? nowMs : null,
       };
     });
     const deliveries: RecipientDelivery[] = recipientDeliveries.map((delivery) => ({

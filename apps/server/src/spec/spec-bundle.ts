@@ -51,10 +51,10 @@ export type JsonSchema = Record<string, unknown>;
 export type DocumentOperation = WalkedOperation<OperationObject, ParameterObject>;
 
 /**
- * The bundled spec of a service. The published package carries copies in `dist/specs/` (see
+ * The bundled spec of a service, or of test control. The published package carries copies in `dist/specs/` (see
  * `scripts/ship-spec-layer.ts`); running from source, the workspace's spec package provides them.
  */
-export function loadSpecBundle(name: ServiceName): OpenApiDocument {
+export function loadSpecBundle(name: ServiceName | "test-control"): OpenApiDocument {
   const copied = fileURLToPath(new URL(`../specs/${name}.openapi.json`, import.meta.url));
   const file = existsSync(copied)
     ? copied

@@ -21,6 +21,8 @@ import { connectPostgres, openPostgres, redactPassword } from "./postgres/open-p
 import { postgresDialect } from "./postgres/postgres-dialect.ts";
 import type { WindowCounter } from "./rate-limit-windows.ts";
 import { DatabaseWindowCounter, MemoryWindowCounter } from "./rate-limit-windows.ts";
+import type { DataReset } from "./reset/data-reset.ts";
+import { SqlDataReset } from "./reset/data-reset.ts";
 import { loadOrCreateSecret } from "./secrets.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
 import { openSqlite } from "./sqlite/open-sqlite.ts";
@@ -41,6 +43,8 @@ export interface Storage {
   readonly mailQueue: MailQueue;
   readonly forum: ForumStore;
   readonly events: EventLog;
+  /** Wipes one key's data, or all of it (test control's reset). */
+  readonly reset: DataReset;
   /**
    * Tells `onPod` of every pod that stored events on another instance of the database, as each send commits
    * (PostgreSQL's LISTEN/NOTIFY); `onReconnect` after a lost connection came back. Nothing to hear on SQLite, where
@@ -114,6 +118,7 @@ function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string,
     mailQueue: new SqlMailQueue(db, dialect),
     forum: new SqlForumStore(db, dialect),
     events: new SqlEventLog(db, dialect),
+    reset: new SqlDataReset(db, dialect),
     listenForEvents: () => ({ close: async () => {} }),
     rateWindows,
     secret: (name) => loadOrCreateSecret(db, name),

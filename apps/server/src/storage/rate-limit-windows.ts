@@ -4,6 +4,8 @@ import type { ServerDatabase } from "./database.ts";
 export interface WindowCounter {
   /** Counts one more request in the bucket's window that starts at `windowStartMs`, and answers the window's count. */
   increment(bucket: string, windowStartMs: number): Promise<number>;
+  /** Forgets the counts of the buckets whose name ends with `suffix` (a caller's, such as `:key:<id>`), or of all. */
+  forget(suffix?: string): Promise<void>;
 }
 
 /**
@@ -36,6 +38,11 @@ export class DatabaseWindowCounter implements WindowCounter {
     }
     return row.count;
   }
+
+  async forget(suffix?: string): Promise<void> {
+    const query = this.#db.deleteFrom("rate_limit_windows");
+    await (suffix === undefined ? query : query.where("bucket", "like", `%${suffix}`)).execute();
+  }
 }
 
 /**
@@ -60,5 +67,13 @@ export class MemoryWindowCounter implements WindowCounter {
     }
     window.count += 1;
     return window.count;
+  }
+
+  async forget(suffix?: string): Promise<void> {
+    for (const bucket of this.#windows.keys()) {
+      if (suffix === undefined || bucket.endsWith(suffix)) {
+        this.#windows.delete(bucket);
+      }
+    }
   }
 }

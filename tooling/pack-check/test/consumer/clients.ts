@@ -11,6 +11,8 @@ import type { paths as ForumPaths } from "@pigeonhole/forum-types";
 import type { Inbox, WebhookEvent } from "@pigeonhole/inbox";
 import { createInboxClient, NotFoundError, verifyWebhook, WebhookVerificationError } from "@pigeonhole/inbox";
 import type { ListMessagesResponse, Message } from "@pigeonhole/inbox-types";
+import { createTestControl, WaitTimedOutError } from "@pigeonhole/test-control";
+import type { WaitForMessageResponse } from "@pigeonhole/test-control-types";
 
 interface Delivery {
   body: string;
@@ -65,6 +67,17 @@ const received: ListMessagesResponse = await inbox.get("/v0/inboxes/{inbox_id}/m
 const message: Message = await inbox.get("/v0/inboxes/{inbox_id}/messages/{message_id}", {
   params: { path: { inbox_id: recipient.inbox_id, message_id: sent.message_id } },
 });
+// The server's test control (on: the server runs in memory) finds the message without polling, and gives up on one
+// that never comes.
+const testControl = createTestControl({ maxRetries: 0 });
+const waited: WaitForMessageResponse = await testControl.waitForMessage({
+  inbox_id: recipient.inbox_id,
+  subject: `Packed ${label}`,
+  timeout_ms: 5_000,
+});
+const neverSent = await testControl
+  .waitForMessage({ subject: `${label} never sent`, timeout_ms: 0 })
+  .catch((error: unknown) => error);
 const listedInboxes: string[] = [];
 for await (const item of inbox.paginate("/v0/inboxes", { params: { query: { limit: 1 } } })) {
   listedInboxes.push(item.inbox_id);
@@ -128,6 +141,10 @@ process.stdout.write(
       vote: { action: vote.action, upvotes: vote.upvotes },
       notFound: missingPost instanceof ForumNotFoundError ? missingPost.code : null,
       transportStatus: raw.status,
+    },
+    testControl: {
+      waitedForSent: waited.message.message_id === sent.message_id,
+      timedOut: neverSent instanceof WaitTimedOutError ? neverSent.code : null,
     },
   })}\n`,
 );

@@ -1,4 +1,9 @@
-import type { MessageBouncedEvent, MessageDelayedEvent, MessageDeliveredEvent } from "@pigeonhole/inbox-types";
+import type {
+  MessageBouncedEvent,
+  MessageComplainedEvent,
+  MessageDelayedEvent,
+  MessageDeliveredEvent,
+} from "@pigeonhole/inbox-types";
 
 /** The sent message a relay outcome is about, and when the relay answered. */
 export interface OutcomeSubject {
@@ -53,5 +58,19 @@ export function messageBouncedEvent(
     event_type: "message.bounced",
     event_id: eventId,
     bounce: { ...ids(subject), type, sub_type: "General", recipients: [...recipients] },
+  };
+}
+
+/** Recipients of a delivered message reported it as unwanted (`abuse`); `timestamp` is when the complaint came. */
+export function messageComplainedEvent(
+  eventId: string,
+  subject: OutcomeSubject,
+  recipients: readonly string[],
+): MessageComplainedEvent {
+  return {
+    type: "event",
+    event_type: "message.complained",
+    event_id: eventId,
+    complaint: { ...ids(subject), type: "abuse", recipients: [...recipients] },
   };
 }

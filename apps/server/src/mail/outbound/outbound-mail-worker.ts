@@ -6,6 +6,7 @@ import { newEventId } from "../../inbox/webhooks/events.ts";
 import type { OutcomeSubject } from "../../inbox/webhooks/mail-outcome-events.ts";
 import {
   messageBouncedEvent,
+  messageComplainedEvent,
   messageDelayedEvent,
   messageDeliveredEvent,
 } from "../../inbox/webhooks/mail-outcome-events.ts";
@@ -13,13 +14,19 @@ import type { ServerLogger } from "../../logger.ts";
 import type { ClaimedMail, MailAttemptState, MailQueue } from "../../storage/inbox/mail-queue.ts";
 import type { SendStore } from "../../storage/inbox/send-store.ts";
 import { ClaimLoop } from "../../work-queue/claim-loop.ts";
+import type { OutcomeSimulator } from "./outcome-simulator.ts";
 import type { RelayOutcome, RelayTransport } from "./relay-transport.ts";
+import type { SimulatedOutcome } from "./simulated-outcome.ts";
+import { simulatedReply } from "./simulated-outcome.ts";
 
 export interface OutboundMailWorkerOptions {
   queue: MailQueue;
   /** Outcomes are recorded in a send transaction, with their events (event log and webhook outbox). */
   sends: SendStore;
-  relay: RelayTransport;
+  /** The relay, or null when none is configured (the worker then only works off simulated recipients). */
+  relay: RelayTransport | null;
+  /** Decides which recipients get a simulated outcome instead of the relay; the sends share it. */
+  simulator?: OutcomeSimulator;
   /** This instance's name on the recipients it claims. */
   instanceId: string;
   /** Whether this is the only instance on the database: on start it takes over every claim. */
@@ -42,6 +49,8 @@ export interface OutboundMailWorkerOptions {
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+type OutcomeEvent = { event_type: string; event_id: string };
+
 /**
  * Relays the mail of outside recipients through the configured relay, from the queue the sends write in their
  * transaction. Every instance on the database runs one; each recipient is claimed by one instance at a time, and
@@ -54,6 +63,9 @@ export class OutboundMailWorker {
   readonly #loop: ClaimLoop<ClaimedMail>;
 
   constructor(options: OutboundMailWorkerOptions) {
+    if (options.relay === null && options.simulator === undefined) {
+      throw new Error("The outbound mail worker needs a relay or a simulator.");
+    }
     this.#options = options;
     const { logger } = options;
     this.#loop = new ClaimLoop({
@@ -85,23 +97,49 @@ export class OutboundMailWorker {
    */
   async stop(): Promise<void> {
     await this.#loop.stop();
-    this.#options.relay.close();
+    this.#options.relay?.close();
+  }
+
+  /** Where this recipient's outcome comes from: a simulation, or the relay. */
+  #route(mail: ClaimedMail): { simulated: SimulatedOutcome } | { relay: RelayTransport } {
+    const { relay, simulator, logger } = this.#options;
+    const simulated = simulator?.outcomeFor(mail.messageId, mail.address);
+    if (simulated !== undefined) {
+      return { simulated };
+    }
+    if (relay) {
+      return { relay };
+    }
+    // Only simulated recipients wait when there is no relay; this one's plan went with a restart (a fault on an
+    // ordinary address, kept in memory), so it gets the plainest outcome rather than waiting for ever.
+    logger.warn("simulated outcome lost with a restart; delivered", {
+      message_id: mail.messageId,
+      recipient: mail.address,
+    });
+    return { simulated: "delivered" };
   }
 
   async #attempt(mail: ClaimedMail): Promise<void> {
-    const { relay, clock, logger } = this.#options;
-    const outcome = await relay.relay(mail.inboxId, mail.address, withoutBcc(mail.source));
+    const { clock, logger } = this.#options;
+    const route = this.#route(mail);
+    const simulated = "simulated" in route ? route.simulated : null;
+    const outcome =
+      "relay" in route
+        ? await route.relay.relay(mail.inboxId, mail.address, withoutBcc(mail.source))
+        : simulatedReply(route.simulated, mail.address, mail.status === "queued");
     const nowMs = clock.now();
-    const { state, event } = this.#consequences(mail, outcome, nowMs);
+    const { state, events } = this.#consequences(mail, outcome, nowMs, simulated === "complaint");
     let enqueued = 0;
     let pods: string[] = [];
     const recorded = await this.#options.sends.inSendTransaction(async (tx) => {
       if (!(await tx.recordMailAttempt(mail.seq, this.#options.instanceId, state))) {
         return false;
       }
-      if (event) {
+      if (events.length > 0) {
         const recorder = new EventRecorder(tx);
-        await recorder.record(mail.podId, mail.inboxId, event);
+        for (const event of events) {
+          await recorder.record(mail.podId, mail.inboxId, event);
+        }
         await recorder.store(state.updatedAt, nowMs);
         enqueued = recorder.deliveryCount;
         pods = recorder.pods;
@@ -120,22 +158,30 @@ export class OutboundMailWorker {
       attempt: state.attempts,
       status: state.status,
       reply: outcome.reply,
+      ...(simulated === null ? {} : { simulated }),
     };
+    if (recorded && state.nextAttemptAtMs === null) {
+      this.#options.simulator?.settle(mail.messageId, mail.address);
+    }
     if (!recorded) {
       logger.warn("outbound mail claim ran out before its outcome was recorded", fields);
     } else if (state.status === "delivered") {
-      logger.info("mail relayed", fields);
+      logger.info(simulated === null ? "mail relayed" : "mail delivery simulated", fields);
     } else {
       logger.warn(state.status === "bounced" ? "mail bounced" : "mail delayed; will retry", fields);
     }
   }
 
-  /** The recipient's new state after the relay's answer, and the event it raises (if any). */
+  /**
+   * The recipient's new state after the relay's answer, and the events it raises, in order. A simulated complaint
+   * follows the delivery at once, in the same commit, so it is never lost between the two.
+   */
   #consequences(
     mail: ClaimedMail,
     outcome: RelayOutcome,
     nowMs: number,
-  ): { state: MailAttemptState; event: { event_type: string; event_id: string } | null } {
+    complaint: boolean,
+  ): { state: MailAttemptState; events: OutcomeEvent[] } {
     const at = isoTimestamp(nowMs);
     const attempts = mail.attempts + 1;
     const subject: OutcomeSubject = {
@@ -153,14 +199,18 @@ export class OutboundMailWorker {
       nextAttemptAtMs: null,
     });
     if (outcome.kind === "accepted") {
-      return { state: final("delivered"), event: messageDeliveredEvent(newEventId(), subject, [mail.address]) };
+      const delivered = messageDeliveredEvent(newEventId(), subject, [mail.address]);
+      return {
+        state: final("delivered"),
+        events: complaint ? [delivered, messageComplainedEvent(newEventId(), subject, [mail.address])] : [delivered],
+      };
     }
     if (outcome.kind === "permanent") {
-      return { state: final("bounced"), event: messageBouncedEvent(newEventId(), subject, "Permanent", replies) };
+      return { state: final("bounced"), events: [messageBouncedEvent(newEventId(), subject, "Permanent", replies)] };
     }
     const delay = this.#options.retryDelaysMs[attempts - 1];
     if (delay === undefined) {
-      return { state: final("bounced"), event: messageBouncedEvent(newEventId(), subject, "Transient", replies) };
+      return { state: final("bounced"), events: [messageBouncedEvent(newEventId(), subject, "Transient", replies)] };
     }
     const nextAttemptAtMs = nowMs + delay;
     const state: MailAttemptState = {
@@ -171,10 +221,10 @@ export class OutboundMailWorker {
       nextAttemptAtMs,
     };
     // Only the first temporary failure is told; the later ones only move the next attempt.
-    const event =
+    const events =
       mail.status === "queued"
-        ? messageDelayedEvent(newEventId(), subject, replies, isoTimestamp(nextAttemptAtMs))
-        : null;
-    return { state, event };
+        ? [messageDelayedEvent(newEventId(), subject, replies, isoTimestamp(nextAttemptAtMs))]
+        : [];
+    return { state, events };
   }
 }

@@ -8,7 +8,7 @@ import type { PageRequest, Positioned } from "./paging.ts";
 /** A delivery's status as the API tells it: a cancelled delivery (its webhook was disabled) failed. */
 export type LoggedDeliveryStatus = "pending" | "succeeded" | "failed";
 
-const STORED_STATUSES: Record<LoggedDeliveryStatus, readonly DeliveryStatus[]> = {
+export const STORED_STATUSES: Record<LoggedDeliveryStatus, readonly DeliveryStatus[]> = {
   pending: ["pending"],
   succeeded: ["delivered"],
   failed: ["failed", "cancelled"],
@@ -28,7 +28,8 @@ export interface LoggedDelivery {
   attempts: WebhookDeliveryAttemptRow[];
 }
 
-async function withAttempts(db: ServerDatabase, deliveries: WebhookDeliveryRow[]): Promise<LoggedDelivery[]> {
+/** The deliveries with their attempts, oldest first. */
+export async function withAttempts(db: ServerDatabase, deliveries: WebhookDeliveryRow[]): Promise<LoggedDelivery[]> {
   if (deliveries.length === 0) {
     return [];
   }

@@ -7,6 +7,8 @@ import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 import { deleteInbox } from "./inbox-deletion.ts";
 import { relabelMessage } from "./message-labels.ts";
+import type { MessageSearch } from "./message-search.ts";
+import { findNewestMessage } from "./message-search.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
 import { recipientDeliveriesOf } from "./recipient-deliveries.ts";
@@ -50,6 +52,8 @@ export interface InboxStore {
   listInboxes(podId: string, page: PageRequest): Promise<Positioned<InboxRow>[]>;
   listMessages(inboxId: string, page: PageRequest): Promise<Positioned<MessageWithAttachments>[]>;
   findMessage(inboxId: string, messageId: string): Promise<MessageWithAttachments | null>;
+  /** The newest message of any pod matching the search (see message-search.ts). */
+  findNewestMessage(search: MessageSearch): Promise<MessageWithAttachments | null>;
   /** An attachment of a message of the inbox, with its bytes. */
   findAttachment(inboxId: string, messageId: string, attachmentId: string): Promise<AttachmentContent | null>;
   /** The stored RFC 5322 source of a message id (messages stored before sources were kept have none). */
@@ -188,6 +192,11 @@ export class SqlInboxStore implements InboxStore {
       return null;
     }
     return this.#withDetails(inboxId, message);
+  }
+
+  async findNewestMessage(search: MessageSearch) {
+    const message = await findNewestMessage(this.#db, this.#dialect, search);
+    return message ? this.#withDetails(message.inbox_id, message) : null;
   }
 
   listThreads(inboxId: string, page: PageRequest) {

@@ -4,6 +4,8 @@ import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 import type { DeliveryFilter, LoggedDelivery } from "./delivery-log.ts";
 import { listDeliveries, redeliver } from "./delivery-log.ts";
+import type { DeliverySearch } from "./delivery-search.ts";
+import { findNewestDelivery } from "./delivery-search.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
 
@@ -43,6 +45,8 @@ export interface WebhookStore {
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest): Promise<Positioned<LoggedDelivery>[]>;
   /** Makes one of a webhook's deliveries due now, whatever its status; null when the webhook has no such delivery. */
   redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string): Promise<LoggedDelivery | null>;
+  /** The newest delivery of any pod matching the search (see delivery-search.ts). */
+  findNewestDelivery(search: DeliverySearch): Promise<LoggedDelivery | null>;
 }
 
 const settingsColumns = (settings: WebhookSettings) => ({
@@ -162,6 +166,10 @@ export class SqlWebhookStore implements WebhookStore {
 
   redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string) {
     return redeliver(this.#db, webhookId, deliveryId, nowMs, at);
+  }
+
+  findNewestDelivery(search: DeliverySearch) {
+    return findNewestDelivery(this.#db, search);
   }
 
   #byClientId(podId: string, clientId: string) {

@@ -1,0 +1,166 @@
+import type { Transaction } from "kysely";
+import { DEFAULT_COMMUNITY } from "../../forum/default-community.ts";
+import type { ServerDatabase } from "../database.ts";
+import { retryingTransaction } from "../retrying-transaction.ts";
+import type { DatabaseSchema } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+
+/** The hot rank of a post with these votes (the forum's formula), to re-rank posts that lose votes. */
+export type RankOf = (upvotes: number, downvotes: number, createdAtMs: number) => number;
+
+/**
+ * Wipes data so that tests start clean, each wipe in one transaction per service. API keys and forum agents stay;
+ * rate-limit counts are forgotten through the window counter (see rate-limit-windows.ts), which may keep them in memory.
+ */
+export interface DataReset {
+  /** Everything of one inbox pod: inboxes, messages, threads, webhooks and their deliveries, events, idempotency records, send counts and its recipients' delivery rows. */
+  wipeInboxPod(podId: string): Promise<void>;
+  /** Everything of one forum agent: its posts (with their comments and votes), its comments and votes elsewhere, its idempotency records. */
+  wipeForumAgent(agentId: string, rankOf: RankOf, at: string): Promise<void>;
+  /** Every inbox and forum record; the default community is kept. */
+  wipeEverything(): Promise<void>;
+}
+
+type Trx = Transaction<DatabaseSchema>;
+
+function selectPodMessageIds(trx: Trx, podId: string) {
+  return trx
+    .selectFrom("messages")
+    .select("messages.message_id")
+    .where("messages.inbox_id", "in", (eb) => eb.selectFrom("inboxes").select("inbox_id").where("pod_id", "=", podId));
+}
+
+/** One implementation for SQLite and PostgreSQL: the statements are the same on both. */
+export class SqlDataReset implements DataReset {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  wipeInboxPod(podId: string): Promise<void> {
+    return retryingTransaction(this.#db, this.#dialect, async (trx) => {
+      const podInboxes = trx.selectFrom("inboxes").select("inbox_id").where("pod_id", "=", podId);
+      // A message sent to another pod's inbox shares its id, attachments and source with that pod's copy, which stays.
+      for (const table of ["attachments", "message_sources"] as const) {
+        await trx
+          .deleteFrom(table)
+          .where("message_id", "in", selectPodMessageIds(trx, podId))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("messages as other")
+                  .select("other.seq")
+                  .whereRef("other.message_id", "=", `${table}.message_id`)
+                  .where("other.inbox_id", "not in", podInboxes),
+              ),
+            ),
+          )
+          .execute();
+      }
+      await trx.deleteFrom("messages").where("inbox_id", "in", podInboxes).execute();
+      await trx.deleteFrom("threads").where("inbox_id", "in", podInboxes).execute();
+      const podWebhooks = trx.selectFrom("webhooks").select("webhook_id").where("pod_id", "=", podId);
+      const podDeliveries = trx.selectFrom("webhook_deliveries").select("seq").where("webhook_id", "in", podWebhooks);
+      await trx.deleteFrom("webhook_delivery_attempts").where("delivery_seq", "in", podDeliveries).execute();
+      await trx.deleteFrom("webhook_deliveries").where("webhook_id", "in", podWebhooks).execute();
+      await trx.deleteFrom("webhooks").where("pod_id", "=", podId).execute();
+      // The pod's event positions stay: a stream resuming from an old position still sees later events as new.
+      await trx.deleteFrom("events").where("pod_id", "=", podId).execute();
+      await trx.deleteFrom("recipient_deliveries").where("pod_id", "=", podId).execute();
+      await trx.deleteFrom("idempotency_keys").where("pod_id", "=", podId).execute();
+      await trx.deleteFrom("send_counts").where("pod_id", "=", podId).execute();
+      await trx.deleteFrom("inboxes").where("pod_id", "=", podId).execute();
+    });
+  }
+
+  wipeForumAgent(agentId: string, rankOf: RankOf, at: string): Promise<void> {
+    return retryingTransaction(this.#db, this.#dialect, async (trx) => {
+      const ownPosts = trx.selectFrom("forum_posts").select("post_id").where("author_id", "=", agentId);
+      await trx.deleteFrom("forum_votes").where("post_id", "in", ownPosts).execute();
+      await trx.deleteFrom("forum_comments").where("post_id", "in", ownPosts).execute();
+      await trx.deleteFrom("forum_posts").where("author_id", "=", agentId).execute();
+
+      // Its votes on other agents' posts are taken back, and those posts re-ranked.
+      const votes = await trx
+        .selectFrom("forum_votes as v")
+        .innerJoin("forum_posts as p", "p.post_id", "v.post_id")
+        .select(["v.post_id", "v.direction", "p.upvotes", "p.downvotes", "p.created_at"])
+        .where("v.agent_id", "=", agentId)
+        .execute();
+      for (const vote of votes) {
+        const upvotes = vote.upvotes - (vote.direction === "up" ? 1 : 0);
+        const downvotes = vote.downvotes - (vote.direction === "down" ? 1 : 0);
+        await trx
+          .updateTable("forum_posts")
+          .set({ upvotes, downvotes, hot_rank: rankOf(upvotes, downvotes, Date.parse(vote.created_at)) })
+          .where("post_id", "=", vote.post_id)
+          .execute();
+      }
+      await trx.deleteFrom("forum_votes").where("agent_id", "=", agentId).execute();
+
+      // Its comments on other agents' posts: gone where nobody replied, else left as deleted so replies keep their
+      // place (what deleting them through the API does).
+      const comments = await trx
+        .selectFrom("forum_comments as c")
+        .select(["c.comment_id", "c.post_id", "c.deleted_at"])
+        .select((eb) =>
+          eb
+            .exists(
+              eb.selectFrom("forum_comments as r").select("r.comment_id").whereRef("r.parent_id", "=", "c.comment_id"),
+            )
+            .as("has_replies"),
+        )
+        .where("c.author_id", "=", agentId)
+        .execute();
+      for (const comment of comments) {
+        if (comment.deleted_at === null) {
+          await trx
+            .updateTable("forum_posts")
+            .set((eb) => ({ comment_count: eb("comment_count", "-", 1) }))
+            .where("post_id", "=", comment.post_id)
+            .execute();
+        }
+        if (comment.has_replies) {
+          await trx
+            .updateTable("forum_comments")
+            .set({ content: "[deleted]", deleted_at: comment.deleted_at ?? at })
+            .where("comment_id", "=", comment.comment_id)
+            .execute();
+        } else {
+          await trx.deleteFrom("forum_comments").where("comment_id", "=", comment.comment_id).execute();
+        }
+      }
+      await trx.deleteFrom("forum_idempotency_keys").where("agent_id", "=", agentId).execute();
+    });
+  }
+
+  async wipeEverything(): Promise<void> {
+    await retryingTransaction(this.#db, this.#dialect, async (trx) => {
+      for (const table of [
+        "webhook_delivery_attempts",
+        "webhook_deliveries",
+        "webhooks",
+        "events",
+        "recipient_deliveries",
+        "attachments",
+        "message_sources",
+        "messages",
+        "threads",
+        "idempotency_keys",
+        "send_counts",
+        "inboxes",
+      ] as const) {
+        await trx.deleteFrom(table).execute();
+      }
+    });
+    await retryingTransaction(this.#db, this.#dialect, async (trx) => {
+      for (const table of ["forum_votes", "forum_comments", "forum_posts", "forum_idempotency_keys"] as const) {
+        await trx.deleteFrom(table).execute();
+      }
+      await trx.deleteFrom("forum_communities").where("community_id", "<>", DEFAULT_COMMUNITY.id).execute();
+    });
+  }
+}

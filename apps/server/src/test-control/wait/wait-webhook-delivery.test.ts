@@ -1,0 +1,147 @@
+import type { WaitForWebhookDeliveryResponse } from "@pigeonhole/test-control-types";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testControlGet } from "../../testing/test-control-get.ts";
+import { expectData } from "../../testing/test-server.ts";
+import type { WaitTestServer } from "../../testing/wait-test-server.ts";
+import { startWaitTestServer } from "../../testing/wait-test-server.ts";
+import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
+
+let t: WaitTestServer;
+beforeAll(async () => {
+  t = await startWaitTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** How much later than the receiver's answer a parked wait may answer: 50 ms, with room for a loaded machine. */
+const LATENCY_BUDGET_MS = 100;
+
+let unique = 0;
+const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++unique}`;
+
+async function newInbox(username: string) {
+  return expectData(await t.inbox.POST("/v0/inboxes", { body: { username } })).inbox_id;
+}
+
+const waitForDelivery = (query: Record<string, string | number | undefined>) =>
+  testControlGet<WaitForWebhookDeliveryResponse>(t.testControl, "/wait/webhook-delivery", query);
+
+async function parked() {
+  const deadline = Date.now() + 5_000;
+  while (t.wakeups.listening < 1) {
+    if (Date.now() > deadline) {
+      throw new Error("No wait parked.");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe("waiting for a webhook delivery", () => {
+  it("answers once the delivery succeeded, by webhook, event type and status, within 50 ms of the receiver's answer", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const from = await newInbox(uniqueName("hook-from"));
+      const to = await newInbox(uniqueName("hook-to"));
+      const webhook = expectData(
+        await t.inbox.POST("/v0/webhooks", {
+          body: { url: receiver.url, event_types: ["message.received"], inbox_ids: [to] },
+        }),
+      );
+      const waiting = waitForDelivery({
+        webhook_id: webhook.webhook_id,
+        event_type: "message.received",
+        status: "succeeded",
+        timeout_ms: 10_000,
+      });
+      await parked();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expectData(
+        await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+          params: { path: { inbox_id: from } },
+          body: { to, subject: "Hello", text: "Hi" },
+        }),
+      );
+      const answer = await waiting;
+      const answeredAt = Date.now();
+      const [received] = await receiver.waitFor(1);
+      expect(answer.status).toBe(200);
+      const { delivery } = answer.body;
+      expect(delivery).toMatchObject({
+        webhook_id: webhook.webhook_id,
+        event_type: "message.received",
+        status: "succeeded",
+        next_attempt_at: null,
+        attempts: [{ status_code: 200, error: null }],
+      });
+      expect(delivery.event_id).toBe(received?.headers["webhook-id"]);
+      // From the moment the receiver had the request (it answers right after) to the wait's answer.
+      const latency = answeredAt - (received?.receivedAt ?? 0);
+      process.stderr.write(`wait-for-webhook-delivery latency after the receiver's answer (ms): ${latency}\n`);
+      expect(latency).toBeLessThan(LATENCY_BUDGET_MS);
+
+      // The same delivery, by its event, already stored: at once.
+      const again = await waitForDelivery({ event_id: delivery.event_id, timeout_ms: 0 });
+      expect(again.body.delivery).toEqual(delivery);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("wakes on an updated delivery: a failed attempt, then the retry that succeeds", async () => {
+    const receiver = await startWebhookReceiver((_, index) => (index === 0 ? 503 : 200));
+    try {
+      const from = await newInbox(uniqueName("retry-from"));
+      const to = await newInbox(uniqueName("retry-to"));
+      const webhook = expectData(
+        await t.inbox.POST("/v0/webhooks", {
+          body: { url: receiver.url, event_types: ["message.received"], inbox_ids: [to] },
+        }),
+      );
+      const succeeded = waitForDelivery({ webhook_id: webhook.webhook_id, status: "succeeded", timeout_ms: 10_000 });
+      expectData(
+        await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+          params: { path: { inbox_id: from } },
+          body: { to, subject: "Retry me", text: "Hi" },
+        }),
+      );
+      const answer = await succeeded;
+      expect(answer.status).toBe(200);
+      expect(answer.body.delivery.attempts.map((attempt) => attempt.status_code)).toEqual([503, 200]);
+      expect(receiver.deliveries).toHaveLength(2);
+
+      // Nothing of that webhook failed for good, and nothing was sent to it before the test began.
+      const failed = await waitForDelivery({ webhook_id: webhook.webhook_id, status: "failed", timeout_ms: 0 });
+      expect(failed.status).toBe(404);
+      const sinceLater = await waitForDelivery({
+        webhook_id: webhook.webhook_id,
+        since: new Date(Date.now() + 60_000).toISOString(),
+        timeout_ms: 0,
+      });
+      expect(sinceLater.status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("times out with 404 WAIT_TIMED_OUT when no delivery matches", async () => {
+    const answer = await testControlGet(t.testControl, "/wait/webhook-delivery", {
+      webhook_id: "wh_doesnotexist000",
+      timeout_ms: 300,
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error.details).toEqual({ field: null, code: "WAIT_TIMED_OUT" });
+    expect(answer.elapsedMs).toBeGreaterThanOrEqual(300);
+  });
+
+  it.each([
+    [{ status: "delivered" }, "status", "INVALID_VALUE"],
+    [{ event_type: "message.unknown" }, "event_type", "INVALID_VALUE"],
+    [{ webhook_id: "" }, "webhook_id", "INVALID_VALUE"],
+    [{ timeout_ms: "ten" }, "timeout_ms", "INVALID_TYPE"],
+  ])("refuses bad input %j with 400", async (query, field, code) => {
+    const answer = await testControlGet(t.testControl, "/wait/webhook-delivery", query);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ type: "validation_error", details: { field, code } });
+  });
+});
