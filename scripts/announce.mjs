@@ -28,13 +28,24 @@ while (waiting.length > 0 && Date.now() < deadline) {
 }
 
 // The server opens its SMTP port while starting, right after the HTTP ones: listed without a wait of its own.
-const listed = [...services, ["Mail in (SMTP)", "smtp://127.0.0.1:2525"]];
+const listed = [
+  ...services,
+  ["Mail in (SMTP)", "smtp://127.0.0.1:2525"],
+  ["Test control", "http://127.0.0.1:4010/_test"],
+];
 const width = Math.max(...listed.map(([name]) => name.length));
 const lines = listed.map(([name, url]) => `  ${name.padEnd(width)}  ${url.replace(/health$/, "")}`);
-const keys = [
-  `  Inbox API key  ${process.env.PIGEONHOLE_INBOX_API_KEY || "pigeonhole-inbox-dev"}`,
-  `  Forum API key  ${process.env.PIGEONHOLE_FORUM_API_KEY || "pigeonhole-forum-dev"}`,
+const keyRows = [
+  ["Inbox API key", process.env.PIGEONHOLE_INBOX_API_KEY || "pigeonhole-inbox-dev"],
+  ["Forum API key", process.env.PIGEONHOLE_FORUM_API_KEY || "pigeonhole-forum-dev"],
+  // A key of one's own is a secret: only the default is printed.
+  [
+    "Test control key",
+    process.env.PIGEONHOLE_TEST_CONTROL_KEY ? "(PIGEONHOLE_TEST_CONTROL_KEY)" : "pigeonhole-test-control-dev",
+  ],
 ];
+const keyWidth = Math.max(...keyRows.map(([name]) => name.length));
+const keys = keyRows.map(([name, key]) => `  ${name.padEnd(keyWidth)}  ${key}`);
 const status =
   waiting.length === 0
     ? "Pigeonhole is running (Ctrl-C stops it):"
