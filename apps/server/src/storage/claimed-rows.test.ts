@@ -50,7 +50,7 @@ const addRow = async (
 };
 
 const claim = (claimant: string, limit: number, nowMs = NOW) =>
-  claimDueRows(db, dialect, ROWS, { claimant, nowMs, claimUntilMs: nowMs + 60_000, limit }, (update) =>
+  claimDueRows(db, dialect, ROWS, { claimant, dueMs: nowMs, nowMs, untilMs: nowMs + 60_000, limit }, (update) =>
     update.returning(["address", "claimed_by", "claimed_until_ms"]).execute(),
   ).then((rows) => rows.map((row) => row.address).toSorted());
 

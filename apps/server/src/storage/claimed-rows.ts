@@ -14,18 +14,33 @@ export type ClaimableRows = {
   [Table in WorkTable]: { table: Table; waiting: readonly DatabaseSchema[Table]["status"][] };
 }[WorkTable];
 
+/**
+ * One claim of due rows. Rows fall due by the server's clock (`dueMs`), which test control may move; claims hold in
+ * real time (`nowMs`, `untilMs`), so that moving that clock forward never makes a claim in flight look run out.
+ */
+export interface ClaimRequest {
+  claimant: string;
+  /** Rows with `next_attempt_at_ms` at or before this are due. */
+  dueMs: number;
+  /** Claims that ran out before this are free. */
+  nowMs: number;
+  /** The claim holds until then. */
+  untilMs: number;
+  limit: number;
+}
+
 /** What a claiming worker needs of its work table. */
 export interface ClaimQueue<Claim> {
   /**
-   * Claims up to `limit` waiting rows due at `nowMs` for `claimant` until `claimUntilMs`, oldest first. A row
-   * claimed by another instance is skipped until its claim runs out (the instance stopped or crashed).
+   * Claims up to `limit` waiting rows that are due, oldest first. A row claimed by another instance is skipped
+   * until its claim runs out (the instance stopped or crashed).
    */
-  claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<Claim[]>;
+  claimDue(claim: ClaimRequest): Promise<Claim[]>;
   /** Ends every claim of `claimant`, so that other instances take its rows at once. */
   releaseClaims(claimant: string): Promise<void>;
   /** Ends every claim (the embedded database: no other instance can hold one). */
   releaseAllClaims(nowMs: number): Promise<void>;
-  /** The earliest time an unclaimed row is due, or null when none waits. */
+  /** The earliest time a row nobody holds at `nowMs` (real time) is due, or null when none waits. */
   nextDueAt(nowMs: number): Promise<number | null>;
 }
 
@@ -38,15 +53,15 @@ const unclaimedAt =
     eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]);
 
 /**
- * Claims up to `limit` waiting rows due at `nowMs` that nobody holds, oldest first, for `claimant` until
- * `claimUntilMs`, in one transaction; `read` runs the claim with what it returns. The rows are selected for update,
+ * Claims up to `limit` waiting rows that are due and that nobody holds, oldest first (see `ClaimRequest`), in one
+ * transaction; `read` runs the claim with what it returns. The rows are selected for update,
  * and on PostgreSQL those another instance locked are skipped, so that instances claiming at once get different rows.
  */
 export function claimDueRows<Table extends WorkTable, Row>(
   db: ServerDatabase,
   dialect: SqlDialect,
   rows: ClaimableRows & { table: Table },
-  claim: { claimant: string; nowMs: number; claimUntilMs: number; limit: number },
+  claim: ClaimRequest,
   read: (update: ClaimUpdate<Table>) => Promise<Row[]>,
 ): Promise<Row[]> {
   // The queries touch only the columns every work table has, so they are typed against all of them at once.
@@ -58,7 +73,7 @@ export function claimDueRows<Table extends WorkTable, Row>(
           .selectFrom(table)
           .select("seq")
           .where("status", "in", waiting)
-          .where("next_attempt_at_ms", "<=", claim.nowMs)
+          .where("next_attempt_at_ms", "<=", claim.dueMs)
           .where(unclaimedAt(claim.nowMs))
           .orderBy("next_attempt_at_ms")
           .orderBy("seq")
@@ -70,7 +85,7 @@ export function claimDueRows<Table extends WorkTable, Row>(
     }
     const update = trx
       .updateTable(table)
-      .set({ claimed_by: claim.claimant, claimed_until_ms: claim.claimUntilMs })
+      .set({ claimed_by: claim.claimant, claimed_until_ms: claim.untilMs })
       .where(
         "seq",
         "in",

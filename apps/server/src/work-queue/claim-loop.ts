@@ -8,7 +8,13 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
   instanceId: string;
   /** Whether this is the only instance on the database: on start it takes over every claim. */
   soleInstance: boolean;
+  /** The server's clock, by which rows fall due. */
   clock: Clock;
+  /**
+   * Real time, by which claims hold (default `clock`): under test control `clock` can jump forward, which must not
+   * make the claims of attempts in flight look run out.
+   */
+  claimClock?: Clock;
   /** How long a claim holds; it must exceed the longest attempt. */
   claimMs: number;
   /** Rows attempted at the same time. */
@@ -39,7 +45,7 @@ export class ClaimLoop<Claim extends { seq: number }> {
   #pass: Promise<void> | undefined;
 
   constructor(options: ClaimLoopOptions<Claim>) {
-    this.#options = { pollIntervalMs: 500, ...options };
+    this.#options = { pollIntervalMs: 500, claimClock: options.clock, ...options };
   }
 
   async start(): Promise<void> {
@@ -109,14 +115,21 @@ export class ClaimLoop<Claim extends { seq: number }> {
 
   /** Starts the attempts that are due and answers when the next row not yet started is due. */
   async #runPass(): Promise<number | null> {
-    const { queue, clock, concurrency, instanceId, claimMs } = this.#options;
+    const { queue, clock, claimClock, concurrency, instanceId, claimMs } = this.#options;
     try {
       const free = concurrency - this.#inFlight.size;
       if (free <= 0) {
         return null;
       }
-      const now = clock.now();
-      for (const claim of await queue.claimDue(instanceId, now, now + claimMs, free)) {
+      const claimNow = claimClock.now();
+      const claims = await queue.claimDue({
+        claimant: instanceId,
+        dueMs: clock.now(),
+        nowMs: claimNow,
+        untilMs: claimNow + claimMs,
+        limit: free,
+      });
+      for (const claim of claims) {
         const attempt = this.#options
           .attempt(claim)
           .catch((error: unknown) => this.#options.onAttemptError(claim, error))
@@ -128,7 +141,7 @@ export class ClaimLoop<Claim extends { seq: number }> {
           });
         this.#inFlight.set(claim.seq, attempt);
       }
-      return await queue.nextDueAt(clock.now());
+      return await queue.nextDueAt(claimClock.now());
     } catch (error) {
       this.#options.onQueueError(error);
       return null;

@@ -16,6 +16,8 @@ export interface DeliveryWorkerOptions {
    */
   soleInstance: boolean;
   clock: Clock;
+  /** Real time, by which claims hold (see `ClaimLoopOptions.claimClock`). Default `clock`. */
+  claimClock?: Clock;
   logger: ServerLogger;
   /** Delay before each retry: the n-th failed attempt waits `retryDelaysMs[n - 1]`; after the last, it has failed. */
   retryDelaysMs: readonly number[];
@@ -65,6 +67,7 @@ export class WebhookDeliveryWorker {
       pollIntervalMs: 500,
       concurrency: 8,
       deliver: postDeliveryAttempt,
+      claimClock: options.clock,
       ...options,
       claimMs,
       attemptTimeoutMs,

@@ -32,6 +32,8 @@ export interface OutboundMailWorkerOptions {
   /** Whether this is the only instance on the database: on start it takes over every claim. */
   soleInstance: boolean;
   clock: Clock;
+  /** Real time, by which claims hold (see `ClaimLoopOptions.claimClock`). Default `clock`. */
+  claimClock?: Clock;
   logger: ServerLogger;
   /** The n-th temporary failure of a recipient waits `retryDelaysMs[n - 1]`; after the last, it has bounced. */
   retryDelaysMs: readonly number[];

@@ -1,5 +1,5 @@
 import { randomBase62 } from "../../ids.ts";
-import type { ClaimableRows, ClaimQueue } from "../claimed-rows.ts";
+import type { ClaimableRows, ClaimQueue, ClaimRequest } from "../claimed-rows.ts";
 import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
@@ -107,16 +107,11 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
     this.#dialect = dialect;
   }
 
-  async claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedDelivery[]> {
-    const claimed = await claimDueRows(
-      this.#db,
-      this.#dialect,
-      DELIVERY_ROWS,
-      { claimant, nowMs, claimUntilMs, limit },
-      (update) =>
-        update
-          .returning(["seq", "event_id", "event_type", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
-          .execute(),
+  async claimDue(claim: ClaimRequest): Promise<ClaimedDelivery[]> {
+    const claimed = await claimDueRows(this.#db, this.#dialect, DELIVERY_ROWS, claim, (update) =>
+      update
+        .returning(["seq", "event_id", "event_type", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
+        .execute(),
     );
     if (claimed.length === 0) {
       return [];

@@ -1,4 +1,4 @@
-import type { ClaimableRows, ClaimQueue } from "../claimed-rows.ts";
+import type { ClaimableRows, ClaimQueue, ClaimRequest } from "../claimed-rows.ts";
 import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import type { RecipientDeliveryStatus } from "../schema.ts";
@@ -49,16 +49,11 @@ export class SqlMailQueue implements MailQueue {
     this.#dialect = dialect;
   }
 
-  async claimDue(claimant: string, nowMs: number, claimUntilMs: number, limit: number): Promise<ClaimedMail[]> {
-    const claimed = await claimDueRows(
-      this.#db,
-      this.#dialect,
-      RECIPIENT_ROWS,
-      { claimant, nowMs, claimUntilMs, limit },
-      (update) =>
-        update
-          .returning(["seq", "pod_id", "inbox_id", "message_id", "address", "status", "attempts", "next_attempt_at_ms"])
-          .execute(),
+  async claimDue(claim: ClaimRequest): Promise<ClaimedMail[]> {
+    const claimed = await claimDueRows(this.#db, this.#dialect, RECIPIENT_ROWS, claim, (update) =>
+      update
+        .returning(["seq", "pod_id", "inbox_id", "message_id", "address", "status", "attempts", "next_attempt_at_ms"])
+        .execute(),
     );
     const mail: ClaimedMail[] = [];
     for (const row of claimed.sort(

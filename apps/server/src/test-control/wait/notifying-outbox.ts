@@ -6,7 +6,7 @@ import type { DeliveryOutbox } from "../../storage/inbox/delivery-outbox.ts";
  */
 export function notifyingOutbox(outbox: DeliveryOutbox, onRecorded: () => void): DeliveryOutbox {
   return {
-    claimDue: (claimant, nowMs, claimUntilMs, limit) => outbox.claimDue(claimant, nowMs, claimUntilMs, limit),
+    claimDue: (claim) => outbox.claimDue(claim),
     releaseClaims: (claimant) => outbox.releaseClaims(claimant),
     releaseAllClaims: (nowMs) => outbox.releaseAllClaims(nowMs),
     nextDueAt: (nowMs) => outbox.nextDueAt(nowMs),
