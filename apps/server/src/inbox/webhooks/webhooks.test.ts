@@ -1,21 +1,51 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { MessageReceivedEvent, MessageSentEvent, WebhookEvent } from "@pigeonhole/inbox-types";
+import type { MessageReceivedEvent, MessageSentEvent, WebhookDelivery, WebhookEvent } from "@pigeonhole/inbox-types";
+import { createTestControl, type TestControl } from "@pigeonhole/test-control";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LogFields } from "../../logger.ts";
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from "../../options.ts";
 import type { InboxClient, TestServer } from "../../testing/test-server.ts";
 import { expectData, startTestServer } from "../../testing/test-server.ts";
 import type { ReceivedDelivery } from "../../testing/webhook-receiver.ts";
 import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 
+// The default retry schedule: a test moves the server's clock past a retry instead of waiting for it.
 let t: TestServer;
+let control: TestControl;
 beforeAll(async () => {
-  t = await startTestServer({ webhookRetryDelaysMs: [50, 100, 200] });
+  t = await startTestServer();
+  const testControl = t.server.testControl;
+  if (!testControl) {
+    throw new Error("Test control is off on the test server.");
+  }
+  control = createTestControl({ baseUrl: t.server.inbox.url, key: testControl.key });
+});
+afterEach(async () => {
+  await control.clock.set({ frozen: false });
 });
 afterAll(() => t.server.close());
+
+/** The webhook's only delivery once it has `attempts` attempts, asked every 20 ms; fails after 5 s. */
+async function deliveryWith(client: InboxClient, webhookId: string, attempts: number): Promise<WebhookDelivery> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const { deliveries } = expectData(
+      await client.GET("/v0/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhookId } } }),
+    );
+    const [only] = deliveries;
+    if (only && only.attempts.length >= attempts) {
+      return only;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`The delivery never had ${attempts} attempts: ${JSON.stringify(deliveries)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 const newInbox = async (client: InboxClient, username: string) =>
   expectData(await client.POST("/v0/inboxes", { body: { username } })).inbox_id;
@@ -251,37 +281,60 @@ describe("webhook deliveries", () => {
     }
   });
 
-  it("retries a failing receiver with backoff until it succeeds, keeping the event id", async () => {
+  it("retries a failing receiver on the default schedule until it succeeds, keeping the event id", async () => {
     const receiver = await startWebhookReceiver((_delivery, index) => (index < 2 ? 503 : 204));
     try {
       const tenant = await t.newInboxTenant();
       const from = await newInbox(tenant, "retry-from");
-      expectData(await tenant.POST("/v0/webhooks", { body: { url: receiver.url, event_types: ["message.sent"] } }));
+      const { webhook_id } = expectData(
+        await tenant.POST("/v0/webhooks", { body: { url: receiver.url, event_types: ["message.sent"] } }),
+      );
+      // Time stands still but for the test's moves: each attempt is made at the time its delay says, exactly.
+      const frozenAt = Date.parse((await control.clock.set({ frozen: true })).now);
       await send(tenant, from, "x@example.com");
-      const deliveries = await receiver.waitFor(3);
-      const ids = new Set(deliveries.map((d) => d.headers["webhook-id"]));
-      expect(ids.size).toBe(1);
-      const [first, second, third] = deliveries.map((d) => d.receivedAt);
-      // Configured delays 50 ms then 100 ms: each wait is at least the configured one.
-      expect((second ?? 0) - (first ?? 0)).toBeGreaterThanOrEqual(45);
-      expect((third ?? 0) - (second ?? 0)).toBeGreaterThanOrEqual(95);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const [firstDelay = 0, secondDelay = 0] = DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
+      await deliveryWith(tenant, webhook_id, 1);
+      await control.clock.advance(firstDelay - 1);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(receiver.deliveries).toHaveLength(1);
+      await control.clock.advance(1);
+      await deliveryWith(tenant, webhook_id, 2);
+      await control.clock.advance(secondDelay);
+      const delivery = await control.waitForWebhookDelivery({ webhook_id, status: "succeeded", timeout_ms: 5_000 });
+
+      expect(delivery.attempts.map((a) => [Date.parse(a.attempted_at) - frozenAt, a.status_code])).toEqual([
+        [0, 503],
+        [firstDelay, 503],
+        [firstDelay + secondDelay, 204],
+      ]);
       expect(receiver.deliveries).toHaveLength(3);
+      expect(new Set(receiver.deliveries.map((d) => d.headers["webhook-id"]))).toEqual(new Set([delivery.event_id]));
     } finally {
       await receiver.close();
     }
   });
 
-  it("gives up after the last retry", async () => {
+  it("gives up after the last retry of the default schedule", async () => {
     const receiver = await startWebhookReceiver(() => 500);
     try {
       const tenant = await t.newInboxTenant();
       const from = await newInbox(tenant, "give-up");
-      expectData(await tenant.POST("/v0/webhooks", { body: { url: receiver.url, event_types: ["message.sent"] } }));
+      const { webhook_id } = expectData(
+        await tenant.POST("/v0/webhooks", { body: { url: receiver.url, event_types: ["message.sent"] } }),
+      );
       await send(tenant, from, "x@example.com");
-      await receiver.waitFor(4);
-      await new Promise((resolve) => setTimeout(resolve, 600));
-      expect(receiver.deliveries).toHaveLength(4);
+      for (const [retry, delay] of DEFAULT_WEBHOOK_RETRY_DELAYS_MS.entries()) {
+        const pending = await deliveryWith(tenant, webhook_id, retry + 1);
+        expect(pending.status).toBe("pending");
+        await control.clock.advance(delay);
+      }
+      const delivery = await control.waitForWebhookDelivery({ webhook_id, status: "failed", timeout_ms: 5_000 });
+      expect(delivery.attempts).toHaveLength(DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      expect(delivery.next_attempt_at).toBeNull();
+      // No attempt after the last: a day later, still as many.
+      await control.clock.advance({ days: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(receiver.deliveries).toHaveLength(DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1);
     } finally {
       await receiver.close();
     }

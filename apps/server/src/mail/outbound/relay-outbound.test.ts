@@ -2,10 +2,11 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { MessageBouncedEvent, MessageDelayedEvent, MessageDeliveredEvent } from "@pigeonhole/inbox-types";
 import type { DeliveredMessage, Relay } from "@pigeonhole/mail-testing";
 import { startRelay, swaks } from "@pigeonhole/mail-testing";
+import { createTestControl } from "@pigeonhole/test-control";
 import { dkimVerify } from "mailauth";
 import { simpleParser } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ServerOptions } from "../../options.ts";
+import { DEFAULT_SMTP_RETRY_DELAYS_MS, type ServerOptions } from "../../options.ts";
 import type { TestServer } from "../../testing/test-server.ts";
 import { expectData, startTestServer } from "../../testing/test-server.ts";
 import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
@@ -30,7 +31,8 @@ afterEach(async () => {
 const unique = () => randomBytes(4).toString("hex");
 
 async function serverWithRelay(options: Partial<ServerOptions> = {}) {
-  const t = await startTestServer({ smtpRelay: relay.url, smtpRetryDelaysMs: [1_500, 1_500], ...options });
+  // The default retry schedule: a test moves the server's clock past a retry instead of waiting for it.
+  const t = await startTestServer({ smtpRelay: relay.url, ...options });
   const receiver = await startWebhookReceiver();
   cleanups.push(
     () => t.server.close(),
@@ -41,9 +43,30 @@ async function serverWithRelay(options: Partial<ServerOptions> = {}) {
       body: { url: receiver.url, event_types: ["message.delivered", "message.delayed", "message.bounced"] },
     }),
   );
-  const events = async (count: number, timeoutMs = 15_000) =>
-    (await receiver.waitFor(count, timeoutMs)).map((delivery) => JSON.parse(delivery.body) as OutcomeEvent);
-  return { t, events };
+  /**
+   * Every event so far, each once, once there are `count`: a delivery is at least once, and one in flight when the
+   * clock jumps hours ahead may be sent again, with the same event id.
+   */
+  const events = async (count: number, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (let received = count; ; received++) {
+      const deliveries = await receiver.waitFor(received, Math.max(0, deadline - Date.now()));
+      const unique = new Map(deliveries.map((d) => [d.headers["webhook-id"], JSON.parse(d.body) as OutcomeEvent]));
+      if (unique.size >= count) {
+        return [...unique.values()];
+      }
+    }
+  };
+  return { t, events, control: controlOf(t) };
+}
+
+/** The typed client of the test server's test control (on: the server runs with the development keys). */
+function controlOf(t: TestServer) {
+  const testControl = t.server.testControl;
+  if (!testControl) {
+    throw new Error("Test control is off on the test server.");
+  }
+  return createTestControl({ baseUrl: t.server.inbox.url, key: testControl.key });
 }
 
 async function newInbox(t: TestServer, username = `sender-${unique()}`) {
@@ -67,6 +90,26 @@ async function deliveredTo(address: string, count: number, timeoutMs = 15_000): 
       return found;
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The message's recipients once `done` holds for them, asked every 20 ms; fails after 10 s. */
+async function deliveriesWhen(
+  t: TestServer,
+  inboxId: string,
+  messageId: string,
+  done: (deliveries: Awaited<ReturnType<typeof deliveriesOf>>) => boolean,
+) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const deliveries = await deliveriesOf(t, inboxId, messageId);
+    if (done(deliveries)) {
+      return deliveries;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`The recipients never got there: ${JSON.stringify(deliveries)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
@@ -162,10 +205,12 @@ describe("outbound mail through a relay", () => {
   });
 
   it("retries a temporary refusal: message.delayed, then one delivery and message.delivered", async () => {
-    const { t, events } = await serverWithRelay();
+    const { t, events, control } = await serverWithRelay();
     const sender = await newInbox(t);
     const address = `busy-${unique()}@example.org`;
     await relay.setRecipientReply(address, "451 4.7.1 Try again later");
+    // Time stands still but for the test's moves, so the retry comes at the delay and not a millisecond before.
+    await control.clock.set({ frozen: true });
     const sent = expectData(
       await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
         params: { path: { inbox_id: sender } },
@@ -178,12 +223,19 @@ describe("outbound mail through a relay", () => {
     }
     expect(delayed.delay.message_id).toBe(sent.message_id);
     expect(delayed.delay.recipients).toEqual([{ address, status: expect.stringMatching(/^451 4\.7\.1 /) }]);
-    expect(Date.parse(delayed.delay.next_attempt_at) - Date.parse(delayed.delay.timestamp)).toBe(1_500);
+    const [firstDelay = 0] = DEFAULT_SMTP_RETRY_DELAYS_MS;
+    expect(Date.parse(delayed.delay.next_attempt_at) - Date.parse(delayed.delay.timestamp)).toBe(firstDelay);
+    await relay.setRecipientReply(address, null);
     const [whileDelayed] = await deliveriesOf(t, sender, sent.message_id);
     expect(whileDelayed).toMatchObject({ address, status: "delayed", attempts: 1 });
     expect(whileDelayed?.smtp_reply).toMatch(/^451 /);
 
-    await relay.setRecipientReply(address, null);
+    // A millisecond short of the delay, the recipient waits; at the delay, it is tried again. The wait in between
+    // outlasts the relay connection's idle time (1 s): the relay reads its changed policy on a new connection only.
+    await control.clock.advance(firstDelay - 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await deliveriesOf(t, sender, sent.message_id)).toMatchObject([{ status: "delayed", attempts: 1 }]);
+    await control.clock.advance(1);
     const [, delivered] = await events(2);
     expect(delivered?.event_type).toBe("message.delivered");
     expect(await deliveredTo(address, 1)).toHaveLength(1);
@@ -196,7 +248,7 @@ describe("outbound mail through a relay", () => {
   });
 
   it("bounces on a permanent refusal with the relay's reply, and when temporary refusals outlast the retries", async () => {
-    const { t, events } = await serverWithRelay({ smtpRetryDelaysMs: [200] });
+    const { t, events, control } = await serverWithRelay();
     const sender = await newInbox(t);
     const [unknown, busy] = [`nobody-${unique()}@example.org`, `full-${unique()}@example.org`];
     await relay.setRecipientReply(unknown, "550 5.1.1 User unknown");
@@ -223,15 +275,21 @@ describe("outbound mail through a relay", () => {
         body: { to: busy, text: "Hello" },
       }),
     );
-    const [, delayed, gaveUp] = await events(3);
+    const [, delayed] = await events(2);
     expect(delayed?.event_type).toBe("message.delayed");
+    // Every delay of the default schedule: the clock passes it, and the recipient is tried once more.
+    for (const [retry, delay] of DEFAULT_SMTP_RETRY_DELAYS_MS.entries()) {
+      await control.clock.advance(delay);
+      await deliveriesWhen(t, sender, second.message_id, ([only]) => (only?.attempts ?? 0) >= retry + 2);
+    }
+    const [, , gaveUp] = await events(3);
     if (gaveUp?.event_type !== "message.bounced") {
       throw new Error(`Expected message.bounced, got ${JSON.stringify(gaveUp)}`);
     }
     expect(gaveUp.bounce).toMatchObject({ message_id: second.message_id, type: "Transient" });
     expect(gaveUp.bounce.recipients).toEqual([{ address: busy, status: expect.stringMatching(/^452 /) }]);
     expect(await deliveriesOf(t, sender, second.message_id)).toMatchObject([
-      { address: busy, status: "bounced", attempts: 2 },
+      { address: busy, status: "bounced", attempts: DEFAULT_SMTP_RETRY_DELAYS_MS.length + 1 },
     ]);
     expect((await relay.delivered()).filter((m) => m.recipient === unknown || m.recipient === busy)).toEqual([]);
   });
