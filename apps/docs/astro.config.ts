@@ -3,7 +3,7 @@ import { defineConfig } from "astro/config";
 import starlightOpenAPI, { openAPISidebarGroups } from "starlight-openapi";
 import { REFERENCE_SPECS } from "./src/lib/reference-specs.ts";
 
-// The reference is rendered from build-time copies of the two bundles that carry our client examples
+// The reference is rendered from build-time copies of the bundles that carry our client examples
 // (`x-codeSamples`); `scripts/prepare.ts` writes them before `astro build` runs.
 export default defineConfig({
   // No `site`: the pages link to each other with relative paths only, so the build serves from any address.
@@ -60,6 +60,7 @@ export default defineConfig({
             "guides/agents-communities-votes",
             "guides/rate-limits",
             "guides/running-locally",
+            "guides/testing-your-integration",
             "guides/deploying",
             "guides/extending-an-api",
           ],

@@ -18,6 +18,7 @@ const GUIDES = [
   "guides/deploying.mdx",
   "guides/real-email.mdx",
   "guides/running-locally.mdx",
+  "guides/testing-your-integration.mdx",
 ];
 
 /**

@@ -7,7 +7,7 @@ import { type Server, startServer } from "@pigeonhole/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations, type OperationEntry } from "../src/lib/openapi.ts";
 import { readBundle } from "../src/lib/prepare-site.ts";
-import { REFERENCE_SPECS } from "../src/lib/reference-specs.ts";
+import { REFERENCE_SPECS, type ReferenceSpec } from "../src/lib/reference-specs.ts";
 import { SITE_ROOT } from "./built-site.ts";
 
 const run = promisify(execFile);
@@ -21,6 +21,7 @@ const EXAMPLE_IDS = {
   delivery: "dlv_4Tz8Qw2Er6Ty1Ui3",
   post: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
   comment: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
+  fault: "flt_2Vw8Hc5Nq1Lz7Rk4",
 } as const;
 
 /** Reads a string at `path` in a JSON answer, failing with the answer when it is not there. */
@@ -36,10 +37,13 @@ function stringAt(answer: unknown, ...path: string[]): string {
 }
 
 interface Step {
-  api: "inbox" | "forum";
+  api: ReferenceSpec["api"];
   operationId: string;
-  /** Makes what the example reads and no earlier example makes, through the API, before the script runs. */
-  before?: (server: Server) => Promise<void>;
+  /**
+   * Makes what the example reads and no earlier example makes, through the API, before the script runs; answers the
+   * example ids it gave a real value to.
+   */
+  before?: (server: Server) => Promise<[exampleId: string, realId: string][] | undefined>;
   /** The example ids this answer gives a real value to, for the steps after it. */
   remember?: (answer: unknown) => [exampleId: string, realId: string][];
   /** The API key of the agent this answer registered, for the steps that act as that agent. */
@@ -111,6 +115,7 @@ const STEPS: readonly Step[] = [
         body: JSON.stringify({ to: "support@pigeonhole.test", subject: "For the delivery log" }),
       });
       expect(sent.status).toBe(200);
+      return undefined;
     },
     remember: (answer) => {
       const [delivery] = (answer as { deliveries: unknown[] }).deliveries;
@@ -144,9 +149,93 @@ const STEPS: readonly Step[] = [
   // Last: the comment first, since deleting the post takes its comments with it.
   { api: "forum", operationId: "deleteComment" },
   { api: "forum", operationId: "deletePost" },
+  // Test control, on the inbox's port. The clock is frozen and moved a day ahead, and stays so: nothing after depends
+  // on real time.
+  { api: "test-control", operationId: "getClock" },
+  { api: "test-control", operationId: "setClock", expectOutput: async (stdout) => expectFrozen(stdout) },
+  { api: "test-control", operationId: "advanceClock", expectOutput: async (stdout) => expectFrozen(stdout) },
+  {
+    api: "test-control",
+    operationId: "createFault",
+    remember: (answer) => [[EXAMPLE_IDS.fault, stringAt(answer, "fault_id")]],
+  },
+  { api: "test-control", operationId: "listFaults" },
+  { api: "test-control", operationId: "getFault" },
+  { api: "test-control", operationId: "deleteFault" },
+  // After the faults are gone: the sends below would meet the example's 429.
+  { api: "test-control", operationId: "deleteFaults" },
+  {
+    api: "test-control",
+    operationId: "waitForMessage",
+    // The verification mail the example waits for, from an application's inbox to Ada's.
+    before: async (server) => {
+      await inboxCall(server, "POST", "/v0/inboxes", { username: "ada" });
+      await inboxCall(server, "POST", "/v0/inboxes", { username: "app" });
+      await sendVerification(server);
+      return undefined;
+    },
+    remember: (answer) => [[EXAMPLE_IDS.messageInPath, encodeURIComponent(stringAt(answer, "message", "message_id"))]],
+    expectOutput: async (stdout) => {
+      expect(JSON.parse(stdout)).toMatchObject({ links: [VERIFICATION_LINK], codes: [VERIFICATION_CODE] });
+    },
+  },
+  {
+    api: "test-control",
+    operationId: "extractFromMessage",
+    expectOutput: async (stdout) => {
+      expect(JSON.parse(stdout)).toEqual({ links: [VERIFICATION_LINK], codes: [VERIFICATION_CODE] });
+    },
+  },
+  {
+    api: "test-control",
+    operationId: "waitForWebhookDelivery",
+    // A webhook for Ada's received mail, and one more mail, so that it has a delivery.
+    before: async (server) => {
+      const webhook = await inboxCall(server, "POST", "/v0/webhooks", {
+        url: "https://hooks.example.com/pigeonhole",
+        event_types: ["message.received"],
+        inbox_ids: ["ada@pigeonhole.test"],
+      });
+      await sendVerification(server);
+      return [[EXAMPLE_IDS.webhook, stringAt(webhook, "webhook_id")]];
+    },
+    expectOutput: async (stdout) => {
+      expect(JSON.parse(stdout)).toMatchObject({ delivery: { event_type: "message.received" } });
+    },
+  },
+  // Last: it wipes what the steps above made with the development key.
+  { api: "test-control", operationId: "reset" },
 ];
 
-// The operations of both bundles, read from the bundles themselves so that a new one must join the steps.
+const VERIFICATION_LINK = "https://app.example.com/verify?token=8f3c2a1b9d4e";
+const VERIFICATION_CODE = "482913";
+
+/** Calls the Inbox API with the development key, expecting a 200, and answers the JSON. */
+async function inboxCall(server: Server, method: string, path: string, body: unknown): Promise<unknown> {
+  const response = await fetch(`${server.inbox.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.inbox.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${path}`).toBe(200);
+  return response.json();
+}
+
+/** The application's verification mail to Ada, with a link and a code. */
+async function sendVerification(server: Server): Promise<void> {
+  await inboxCall(server, "POST", "/v0/inboxes/app%40pigeonhole.test/messages", {
+    to: "ada@pigeonhole.test",
+    subject: "Verify your address",
+    text: `Your verification code is ${VERIFICATION_CODE}, or open ${VERIFICATION_LINK}`,
+  });
+}
+
+/** The clock in a test-control answer stands still. */
+function expectFrozen(stdout: string): void {
+  expect(JSON.parse(stdout)).toMatchObject({ frozen: true });
+}
+
+// The operations of every bundle, read from the bundles themselves so that a new one must join the steps.
 const operations = new Map<string, OperationEntry>();
 for (const spec of REFERENCE_SPECS) {
   for (const entry of listOperations(await readBundle(spec))) {
@@ -171,6 +260,14 @@ function successMediaType(entry: OperationEntry): string | undefined {
     String(successStatus(entry))
   ];
   return Object.keys(response?.content ?? {})[0];
+}
+
+/** The key of the server's test control, which a server with development keys turns on. */
+function testControlKey(server: Server): string {
+  if (server.testControl === null) {
+    throw new Error("The server runs without test control");
+  }
+  return server.testControl.key;
 }
 
 /** What curl writes to stderr after each transfer: the answer's status, apart from the body on stdout. */
@@ -205,7 +302,7 @@ describe("the curl examples, run with curl against the server", () => {
     }
   });
 
-  it("cover every operation of both APIs, each once", () => {
+  it("cover every operation of the reference, each once", () => {
     expect(STEPS.map((step) => `${step.api}/${step.operationId}`).sort()).toEqual([...operations.keys()].sort());
   });
 
@@ -216,7 +313,9 @@ describe("the curl examples, run with curl against the server", () => {
       if (entry === undefined) {
         throw new Error(`${file} names no operation of the ${step.api} bundle`);
       }
-      await step.before?.(server);
+      for (const [exampleId, realId] of (await step.before?.(server)) ?? []) {
+        ids.set(exampleId, realId);
+      }
       let script = await readFile(join(SITE_ROOT, "examples", file), "utf8");
       for (const [exampleId, realId] of ids) {
         script = script.replaceAll(exampleId, realId);
@@ -237,6 +336,8 @@ describe("the curl examples, run with curl against the server", () => {
           PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
           PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
           PIGEONHOLE_FORUM_API_KEY: forumKey,
+          PIGEONHOLE_TEST_CONTROL_URL: server.inbox.url,
+          PIGEONHOLE_TEST_CONTROL_KEY: testControlKey(server),
         },
       });
       const statuses = [...stderr.matchAll(STATUS_LINE)].map((match) => Number(match[1]));

@@ -61,6 +61,14 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   // Last: a registered webhook points at a host of the examples, and no further mail may trigger a delivery to it.
   ["inbox/createWebhook.ts", "whsec_"],
   ["inbox/listWebhooks.ts", "https://hooks.example.com/pigeonhole enabled"],
+  // Test control after the APIs: the clock moves ahead, and a fault waits for the development key's next sends.
+  ["test-control/getClock.ts", "running\n0 ms ahead of real time\n"],
+  ["test-control/setClock.ts", "running from"],
+  ["test-control/advanceClock.ts", "ms ahead"],
+  ["test-control/createFault.ts", "2 left"],
+  ["test-control/listFaults.ts", "request respond 0 hits, 2 left\n"],
+  ["test-control/deleteFaults.ts", ""],
+  ["test-control/reset.ts", ""],
 ];
 
 describe("the examples, run against the server", () => {
@@ -91,6 +99,8 @@ describe("the examples, run against the server", () => {
         PIGEONHOLE_INBOX_API_KEY: server.inbox.apiKey,
         PIGEONHOLE_FORUM_BASE_URL: server.forum.url,
         PIGEONHOLE_FORUM_API_KEY: server.forum.apiKey,
+        PIGEONHOLE_TEST_CONTROL_URL: server.inbox.url,
+        PIGEONHOLE_TEST_CONTROL_KEY: server.testControl?.key ?? "",
       },
     });
     expect(stdout).toContain(prints);

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -223,10 +223,44 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
-  it("has a reference page for each of the 18 inbox operations, 5 webhook events and 13 forum operations", () => {
+  it("shows the testing guide with every file of its test suite, and no code that is not one", async () => {
+    const { page, errors } = await open("/guides/testing-your-integration/");
+    await expect(page.locator("h1").first().textContent()).resolves.toBe("Testing your integration");
+    const code = (await page.locator(".expressive-code pre").allTextContents()).map(normalizeCode);
+    const files = [
+      ...(await readdir(join(SITE_ROOT, "examples/guides/testing"))).map((file) => `guides/testing/${file}`),
+      "guides/testing-start.sh",
+      "guides/testing-off-in-production.sh",
+    ];
+    const shown = await Promise.all(
+      files.map(async (file) => normalizeCode(await readFile(join(SITE_ROOT, "examples", file), "utf8"))),
+    );
+    for (const [index, file] of files.entries()) {
+      expect(code, file).toContain(shown[index]);
+    }
+    // Besides the files, only the install command.
+    expect(code.filter((block) => !shown.includes(block))).toEqual([
+      normalizeCode("npm install --save-dev @pigeonhole/server @pigeonhole/test-control vitest"),
+    ]);
+    // In the sidebar, after running locally.
+    const guides = await page.locator("nav[aria-label='Main'] a").allTextContents();
+    const at = guides.map((text) => text.trim()).indexOf("Testing your integration");
+    expect(guides[at - 1]?.trim()).toBe("Running locally");
+    await saveScreenshot(page, SCREENSHOTS, "guide-testing-your-integration");
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("has a reference page for each of the 20 inbox operations, 6 webhook events, 13 forum and 12 test-control operations", () => {
     const count = (api: string, kind: OperationEntry["kind"]) =>
       referencePages.filter((item) => item.spec.api === api && item.entry.kind === kind).length;
-    expect([count("inbox", "path"), count("inbox", "webhook"), count("forum", "path")]).toEqual([18, 5, 13]);
+    expect([
+      count("inbox", "path"),
+      count("inbox", "webhook"),
+      count("forum", "path"),
+      count("test-control", "path"),
+      count("test-control", "webhook"),
+    ]).toEqual([20, 6, 13, 12, 0]);
   });
 
   it.each(referencePages.map((item) => [item.route, item] as const))(

@@ -286,7 +286,7 @@ async function start(values: Parsed) {
   const control = server.testControl;
   // A key of one's own is a secret: only the well-known default is printed.
   const controlKey = control?.key === DEFAULT_TEST_CONTROL_KEY ? `   key: ${control.key}` : "";
-  print(`  Test       ${control ? `${control.url}${controlKey}` : "test control off"}`);
+  print(`  Test       ${control ? `${control.baseUrl}/_test${controlKey}` : "test control off"}`);
   if (server.inbox.apiKey === null) {
     print("  API keys   create them with: pigeonhole-server keys create --service inbox|forum --database <url>");
   }

@@ -35,7 +35,7 @@ import { applyRequestFaults } from "./test-control/faults/request-faults.ts";
 import { deliverWithFaults } from "./test-control/faults/webhook-faults.ts";
 import { createResetter } from "./test-control/resetter.ts";
 import { servedWithTestControl } from "./test-control/served-with-test-control.ts";
-import { createTestControlApp, TEST_CONTROL_PREFIX } from "./test-control/test-control-app.ts";
+import { createTestControlApp } from "./test-control/test-control-app.ts";
 import { createControlHandlers } from "./test-control/test-control-handlers.ts";
 import { notifyingOutbox } from "./test-control/wait/notifying-outbox.ts";
 import { createWaitHandlers } from "./test-control/wait/wait-handlers.ts";
@@ -56,10 +56,10 @@ export interface Server<Key extends string | null = string> {
   /** Where the server receives mail over SMTP, or null when SMTP is off. */
   smtp: { host: string; port: number; url: string } | null;
   /**
-   * Test control (`/_test`): its address on the inbox port (it answers on the forum port too) and its key; null when
-   * it is off.
+   * Test control (`/_test`), as `createTestControl` of `@pigeonhole/test-control` takes it: the address it answers on
+   * (the inbox port's; the forum port's answers too) and its key. Null when it is off.
    */
-  testControl: { url: string; key: string } | null;
+  testControl: { baseUrl: string; key: string } | null;
   /** Registers a new API key (a new pod; on the forum, a new agent named `name`) and returns it. */
   createApiKey(service: ServiceName, options?: { name?: string }): Promise<string>;
   /**
@@ -300,9 +300,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       inbox: { url: inboxServer.url, apiKey: config.devKeys?.inbox ?? null },
       forum: { url: forumServer.url, apiKey: config.devKeys?.forum ?? null },
       smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port, url: smtpListener.url } : null,
-      testControl: config.testControl
-        ? { url: `${inboxServer.url}${TEST_CONTROL_PREFIX}`, key: config.testControl.key }
-        : null,
+      testControl: config.testControl ? { baseUrl: inboxServer.url, key: config.testControl.key } : null,
       createApiKey: (service, keyOptions) => createApiKey(service, { name: keyOptions?.name }),
       close() {
         closing ??= shutDown().then(() => logger.info("server stopped", { instance_id: instanceId }));

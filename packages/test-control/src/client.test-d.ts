@@ -75,8 +75,9 @@ describe("helpers", () => {
     void tc.clock.set({ time: new Date() });
     // @ts-expect-error weeks are not a part
     void tc.clock.advance({ weeks: 1 });
-    // @ts-expect-error reset takes apiKey
     void tc.reset({ api_key: "k" });
+    // @ts-expect-error reset takes api_key, as the spec names it
+    void tc.reset({ apiKey: "k" });
   });
 });
 

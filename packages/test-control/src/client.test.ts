@@ -360,7 +360,7 @@ describe("reset", () => {
   it("wipes everything with no body, or one key's data with its key", async () => {
     const { tc, requests } = control([new Response(null, { status: 204 }), new Response(null, { status: 204 })]);
     await expect(tc.reset()).resolves.toBeUndefined();
-    await expect(tc.reset({ apiKey: "pk_one" })).resolves.toBeUndefined();
+    await expect(tc.reset({ api_key: "pk_one" })).resolves.toBeUndefined();
     expect(requests.map((request) => [request.method, request.url.pathname, request.body])).toEqual([
       ["POST", "/_test/reset", ""],
       ["POST", "/_test/reset", JSON.stringify({ api_key: "pk_one" })],

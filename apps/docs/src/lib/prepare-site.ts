@@ -23,7 +23,7 @@ export async function readBundle(spec: ReferenceSpec): Promise<OpenAPIDocument> 
   return JSON.parse(await readFile(path, "utf8")) as OpenAPIDocument;
 }
 
-/** Writes the copies of both bundles that carry the examples; fails, naming each gap, unless every operation has one per language. */
+/** Writes the copies of the bundles that carry the examples; fails, naming each gap, unless every operation has one per language. */
 export async function writeReferenceSpecs({ siteRoot }: Pick<SiteFolders, "siteRoot">): Promise<void> {
   const problems: string[] = [];
   const documents: [ReferenceSpec, OpenAPIDocument][] = [];

@@ -1,7 +1,7 @@
 /** One API of the reference: where its bundle comes from, where its pages live and which client its examples use. */
 export interface ReferenceSpec {
   /** Short name, also the folder of its examples: `examples/<api>/<operationId>.ts` and `.sh`. */
-  readonly api: "inbox" | "forum";
+  readonly api: "inbox" | "forum" | "test-control";
   readonly label: string;
   /** The bundle, as exported by the private spec package. */
   readonly bundle: string;
@@ -29,5 +29,14 @@ export const REFERENCE_SPECS: readonly ReferenceSpec[] = [
     client: "@pigeonhole/forum",
     base: "reference/forum",
     generatedPath: "src/generated/forum.openapi.json",
+  },
+  // The local server's surface for tests: not a service of its own, but described and shown like one.
+  {
+    api: "test-control",
+    label: "Test control",
+    bundle: "@pigeonhole/test-control-spec/openapi.json",
+    client: "@pigeonhole/test-control",
+    base: "reference/test-control",
+    generatedPath: "src/generated/test-control.openapi.json",
   },
 ];

@@ -21,7 +21,8 @@ export function requestId<Caller>(service: string, logger: ServerLogger) {
       service,
       method: c.req.method,
       path: c.req.path,
-      status: c.res.status,
+      // A dropped request got no answer: its line says so rather than naming a status nobody received.
+      ...(c.get("dropped") ? { dropped: true } : { status: c.res.status }),
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       request_id: id,
     });

@@ -12,6 +12,8 @@ export interface ServiceEnv<Caller> {
     body: unknown;
     /** Set when the request was a WebSocket upgrade that was accepted: the connection logs its own line. */
     upgraded?: true;
+    /** Set when a test-control fault closed the connection without an answer: no status was ever sent. */
+    dropped?: true;
   };
 }
 

@@ -276,7 +276,7 @@ describe("reset", () => {
   it("wipes one key's data and leaves the others'", async () => {
     const wiped = await newTenant();
     const kept = await newTenant();
-    await tc.reset({ apiKey: wiped.apiKey });
+    await tc.reset({ api_key: wiped.apiKey });
     expect((await wiped.inbox.get("/v0/inboxes")).inboxes).toEqual([]);
     expect((await kept.inbox.get("/v0/inboxes")).inboxes).toHaveLength(2);
   });

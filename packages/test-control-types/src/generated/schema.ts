@@ -63,7 +63,7 @@ export interface paths {
         put?: never;
         /**
          * Create a fault
-         * @description Makes the next `times` (default 1) matching requests, webhook delivery attempts or outbound mails go wrong in a chosen way, deterministically. `target` picks the kind. `request`: requests to either service whose method, path pattern (`*` one segment, `**` any number) and bearer key match answer a status with headers and a body (`respond`), lose their connection before or after being handled (`drop`), or are handled after a delay (`delay`); the path picks the service, and test-control requests never match. `webhook`: delivery attempts to a webhook, or of an event type, fail with a 5xx without being sent (`fail`, then the usual retry schedule), are sent twice with the same id (`duplicate`), or wait until the webhook's next delivery has been sent (`hold`: out of order). `mail`: the next outbound mail to an address bounces (`bounce`) or is delayed once and then delivered (`delay`), with the usual delivery statuses and events and without reaching a relay. Each match applies one fault: when several match, the oldest with `remaining` above 0 applies, and counts one `hit`. A spent fault (`remaining` 0) stays listed until it is deleted or reset. Every applied fault writes a `fault applied` line to the server's log with its `fault_id`, its target and what it did. The answer is 201 with the Fault.
+         * @description Makes the next `times` (default 1) matching requests, webhook delivery attempts or outbound mails go wrong in a chosen way, deterministically. `target` picks the kind. `request`: requests to either service whose method, path pattern (`*` one segment, `**` any number) and bearer key match answer a status with headers and a body (`respond`), lose their connection before or after being handled (`drop`), or are handled after a delay (`delay`); the path picks the service, and test-control requests never match. `webhook`: delivery attempts to a webhook, or of an event type, fail with a 5xx without being sent (`fail`, then the usual retry schedule), are sent twice with the same id (`duplicate`), or wait until the webhook's next delivery has been sent (`hold`: out of order; after a quarter of the delivery claim, 15 seconds by default, a held delivery is sent anyway). `mail`: the next outbound mail to an address bounces (`bounce`) or is delayed once and then delivered (`delay`), with the usual delivery statuses and events and without reaching a relay. Each match applies one fault: when several match, the oldest with `remaining` above 0 applies, and counts one `hit`. A spent fault (`remaining` 0) stays listed until it is deleted or reset. Every applied fault writes a `fault applied` line to the server's log with its `fault_id`, its target and what it did; the `request` line of a dropped request says `dropped` instead of a status. The answer is 201 with the Fault.
          */
         post: operations["createFault"];
         /**
@@ -338,7 +338,7 @@ export interface components {
              */
             status: number;
             /**
-             * @description Headers of the answer, name to value (at most 20), such as `Retry-After`; each replaces the server's header of the same name. None when omitted.
+             * @description Headers of the answer, name to value (at most 20), such as `Retry-After`; each replaces the server's header of the same name. None when omitted, except on a 409, which carries `X-Should-Retry: false` as the services' conflicts do.
              * @example {
              *       "Retry-After": "2"
              *     }
@@ -347,7 +347,7 @@ export interface components {
                 [key: string]: string;
             };
             /**
-             * @description The JSON body of the answer, any JSON value. When omitted, the service's own error envelope for `status` (the Inbox API's on an inbox path, the Forum API's on a forum path), as a real error of that status would have.
+             * @description The JSON body of the answer, any JSON value. When omitted, the service's own error envelope for `status` (the Inbox API's on an inbox path, the Forum API's on a forum path), as a real error of that status would have, with a code the service's error table lists for that status (a 409 is `IDEMPOTENCY_KEY_REUSED`); a status the table does not list answers a listed code of its category (`INTERNAL_ERROR` for 5xx).
              * @example {
              *       "error": {
              *         "type": "rate_limit_error",
@@ -468,7 +468,7 @@ export interface components {
              */
             type: "duplicate";
         };
-        /** @description The delivery waits until the next delivery to the same webhook has been sent, then goes: the receiver gets the two out of order. */
+        /** @description The delivery waits until the next delivery to the same webhook has been sent, then goes: the receiver gets the two out of order. A held delivery waits at most a quarter of the server's delivery claim (`--webhook-claim-ms` / `webhookClaimMs`), 15 seconds by default, in real time whatever the clock says; then it is sent anyway, so that no other instance takes it over while it waits. */
         HoldWebhookAction: {
             /**
              * @description The kind of action. (enum property replaced by openapi-typescript)

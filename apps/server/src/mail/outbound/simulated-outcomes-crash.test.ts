@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type {
   MessageBouncedEvent,
   MessageComplainedEvent,
@@ -11,50 +11,59 @@ import type {
 } from "@pigeonhole/inbox-types";
 import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEFAULT_TEST_CONTROL_KEY } from "../../options.ts";
+import { ON_FREE_PORTS, startCli, TEST_KEYS } from "../../testing/cli-process.ts";
 import { testBackend } from "../../testing/test-database.ts";
 import { expectData, inboxClient } from "../../testing/test-server.ts";
 import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 import { SIMULATOR_DOMAIN } from "./simulated-outcome.ts";
 
-// kill -9 of a server with simulated recipients waiting, then a restart on the same database: every recipient gets
-// its documented outcome, each event once.
+// kill -9 of the server (the CLI, test control on) with simulated recipients waiting, then a restart on the same
+// database: every recipient gets its documented outcome, each event once.
 
 type OutcomeEvent = MessageDeliveredEvent | MessageDelayedEvent | MessageBouncedEvent | MessageComplainedEvent;
 
-const MAIN = fileURLToPath(new URL("./simulating-server-main.ts", import.meta.url));
-const API_KEY = "simulated-crash-inbox-key";
 const RETRY_MS = 1_500;
 const SENDS = 8;
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-simulated-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the simulating server in a process of its own; resolves with its URL once it listens. */
-async function startProcess(database: string) {
-  const child = spawn(process.execPath, [MAIN, database, API_KEY, String(RETRY_MS)], {
-    env: { ...process.env, NODE_NO_WARNINGS: "1" },
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts the CLI on `database` with the development keys (so test control is on) and short claims: a claim the
+ * killed process held runs out within the test, for the restart to take over on PostgreSQL. The relay is there only
+ * for its claim option; no magic address ever reaches it.
+ */
+async function startProcess(database: string, relayPort: number) {
+  const cli = await startCli([
+    "--database",
+    database,
+    "--dev-keys",
+    ...ON_FREE_PORTS,
+    "--smtp-relay",
+    `smtp://127.0.0.1:${relayPort}`,
+    "--smtp-relay-claim-ms",
+    "2000",
+    "--smtp-retry-delays",
+    String(RETRY_MS),
+    "--webhook-claim-ms",
+    "4000",
+    "--allow-private-webhooks",
+    "--quiet",
+  ]);
+  const clock = await fetch(`${cli.inboxUrl}/_test/clock`, {
+    headers: { authorization: `Bearer ${DEFAULT_TEST_CONTROL_KEY}` },
   });
-  let stdout = "";
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`No start within 20 s.\n${stdout}\n${stderr}`)), 20_000);
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const line = stdout.split("\n").find((l) => l.startsWith("{"));
-      if (line) {
-        clearTimeout(timer);
-        resolve((JSON.parse(line) as { url: string }).url);
-      }
-    });
-    void exited.then(() => {
-      clearTimeout(timer);
-      reject(new Error(`Exited before starting.\n${stdout}\n${stderr}`));
-    });
-  });
-  return { child, url, exited };
+  expect(clock.status).toBe(200);
+  return cli;
 }
 
 const magic = (local: string) => `${local}@${SIMULATOR_DOMAIN}`;
@@ -83,8 +92,9 @@ describe("simulated outcomes across a crash", () => {
     const database = testBackend() === "postgres" ? await createTestDatabase() : join(dir, "server.db");
     const receiver = await startWebhookReceiver();
     try {
-      const first = await startProcess(database);
-      const inbox = inboxClient(first.url, API_KEY);
+      const relayPort = await closedPort();
+      const first = await startProcess(database, relayPort);
+      const inbox = inboxClient(first.inboxUrl, TEST_KEYS.inbox);
       const sender = expectData(await inbox.POST("/v0/inboxes", { body: { username: "crash-simulated" } })).inbox_id;
       expectData(await inbox.POST("/v0/webhooks", { body: { url: receiver.url } }));
       const sent: string[] = [];
@@ -107,9 +117,9 @@ describe("simulated outcomes across a crash", () => {
       first.child.kill("SIGKILL");
       await first.exited;
 
-      const second = await startProcess(database);
+      const second = await startProcess(database, relayPort);
       try {
-        const again = inboxClient(second.url, API_KEY);
+        const again = inboxClient(second.inboxUrl, TEST_KEYS.inbox);
         const statuses = async () =>
           Promise.all(
             sent.map(async (messageId) =>

@@ -8,16 +8,17 @@ import type {
   MessageDeliveredEvent,
 } from "@pigeonhole/inbox-types";
 import { afterEach, describe, expect, it } from "vitest";
+import type { ServerOptions } from "../../options.ts";
 import { connectStream } from "../../testing/event-stream-client.ts";
-import { newTestDatabase } from "../../testing/test-database.ts";
-import { expectData } from "../../testing/test-server.ts";
+import { testControlOf } from "../../testing/test-control-requests.ts";
+import type { InboxClient } from "../../testing/test-server.ts";
+import { expectData, startTestServer } from "../../testing/test-server.ts";
 import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 import { magicAddressOutcome, SIMULATOR_DOMAIN } from "./simulated-outcome.ts";
-import type { SimulatingServer, SimulatingServerOptions } from "./simulating-test-server.ts";
-import { startSimulatingServer } from "./simulating-test-server.ts";
 
-// Mail to the magic addresses gets its outcome from the server itself, through the same per-recipient statuses and
-// events as relayed mail, whether or not a relay is configured, and never reaches the relay.
+// Mail to the magic addresses gets its outcome from the server itself whenever test control is on, through the same
+// per-recipient statuses and events as relayed mail, whether or not a relay is configured, and never reaches the
+// relay. With test control off they are outside addresses like any other.
 
 type OutcomeEvent = MessageDeliveredEvent | MessageDelayedEvent | MessageBouncedEvent | MessageComplainedEvent;
 const OUTCOME_TYPES = ["message.delivered", "message.delayed", "message.bounced", "message.complained"] as const;
@@ -53,18 +54,14 @@ async function silentRelay() {
   return { url: `smtp://127.0.0.1:${port}`, connections: () => connections };
 }
 
-async function simulating(options: Partial<SimulatingServerOptions> = {}) {
-  const server = await startSimulatingServer({
-    simulateOutcome: magicAddressOutcome,
-    database: await newTestDatabase(),
-    retryDelaysMs: [RETRY_MS, RETRY_MS],
-    ...options,
-  });
-  cleanups.push(() => server.close());
+/** The server as it runs, with a webhook and a live stream subscribed to every outcome event. */
+async function simulating(options: Omit<ServerOptions, "limits" | "devKeys"> = {}) {
+  const t = await startTestServer({ smtpRetryDelaysMs: [RETRY_MS, RETRY_MS], ...options });
+  cleanups.push(() => t.server.close());
   const receiver = await startWebhookReceiver();
   cleanups.push(() => receiver.close());
-  expectData(await server.inbox.POST("/v0/webhooks", { body: { url: receiver.url, event_types: [...OUTCOME_TYPES] } }));
-  const stream = await connectStream(server.url, server.apiKey);
+  expectData(await t.inbox.POST("/v0/webhooks", { body: { url: receiver.url, event_types: [...OUTCOME_TYPES] } }));
+  const stream = await connectStream(t.server.inbox.url, t.server.inbox.apiKey);
   cleanups.push(async () => {
     stream.ws.close();
     await stream.closed;
@@ -73,25 +70,25 @@ async function simulating(options: Partial<SimulatingServerOptions> = {}) {
   await stream.waitFor(1);
   const webhookEvents = async (count: number) =>
     (await receiver.waitFor(count, 15_000)).map((delivery) => JSON.parse(delivery.body) as OutcomeEvent);
-  return { server, receiver, stream, webhookEvents };
+  return { t, inbox: t.inbox, receiver, stream, webhookEvents };
 }
 
-async function send(server: SimulatingServer, inboxId: string, to: string[], idempotencyKey?: string) {
+async function send(inbox: InboxClient, inboxId: string, to: string[], idempotencyKey?: string) {
   return expectData(
-    await server.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+    await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
       params: { path: { inbox_id: inboxId }, header: idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {} },
       body: { to, subject: "Simulated", text: "Hello." },
     }),
   );
 }
 
-async function newInbox(server: SimulatingServer) {
-  return expectData(await server.inbox.POST("/v0/inboxes", { body: { username: `sender-${unique()}` } })).inbox_id;
+async function newInbox(inbox: InboxClient) {
+  return expectData(await inbox.POST("/v0/inboxes", { body: { username: `sender-${unique()}` } })).inbox_id;
 }
 
-async function deliveriesOf(server: SimulatingServer, inboxId: string, messageId: string) {
+async function deliveriesOf(inbox: InboxClient, inboxId: string, messageId: string) {
   const message = expectData(
-    await server.inbox.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+    await inbox.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
       params: { path: { inbox_id: inboxId, message_id: messageId } },
     }),
   );
@@ -135,9 +132,9 @@ const EXPECTED_EVENT_COUNT = Object.values(EXPECTED_SEQUENCES).flat().length;
 
 /** Sends to every magic address and checks the statuses, replies, and events on the webhook and the stream. */
 async function checkMagicOutcomes(setup: Awaited<ReturnType<typeof simulating>>, extraRecipients: string[] = []) {
-  const { server, stream, webhookEvents } = setup;
-  const sender = await newInbox(server);
-  const sent = await send(server, sender, [...MAGIC_RECIPIENTS, ...extraRecipients]);
+  const { inbox, stream, webhookEvents } = setup;
+  const sender = await newInbox(inbox);
+  const sent = await send(inbox, sender, [...MAGIC_RECIPIENTS, ...extraRecipients]);
   const startedAt = Date.now();
 
   const hooked = await webhookEvents(EXPECTED_EVENT_COUNT);
@@ -179,7 +176,7 @@ async function checkMagicOutcomes(setup: Awaited<ReturnType<typeof simulating>>,
   const complained = streamed.find((e): e is MessageComplainedEvent => e.event_type === "message.complained");
   expect(complained?.complaint).toMatchObject({ type: "abuse", recipients: [magic("complaint")] });
 
-  const deliveries = await deliveriesOf(server, sender, sent.message_id);
+  const deliveries = await deliveriesOf(inbox, sender, sent.message_id);
   const accepted = expect.stringMatching(/^250 2\.0\.0 Ok: queued as [0-9A-F]{10}$/);
   expect(deliveries[magic("delivered")]).toMatchObject({ status: "delivered", smtp_reply: accepted, attempts: 1 });
   expect(deliveries[magic("anyone-else")]).toMatchObject({ status: "delivered", smtp_reply: accepted, attempts: 1 });
@@ -206,33 +203,33 @@ describe("magic addresses", () => {
 
   it("produces each documented outcome without a relay, beside local and captured recipients", async () => {
     const setup = await simulating();
-    const local = await newInbox(setup.server);
+    const local = await newInbox(setup.inbox);
     const outside = `someone-${unique()}@example.org`;
     const { deliveries } = await checkMagicOutcomes(setup, [local, outside]);
     expect(deliveries[local]).toMatchObject({ status: "local", smtp_reply: null, attempts: 0 });
     expect(deliveries[outside]).toMatchObject({ status: "captured", smtp_reply: null, attempts: 0 });
     const received = expectData(
-      await setup.server.inbox.GET("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: local } } }),
+      await setup.inbox.GET("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: local } } }),
     );
     expect(received.messages).toHaveLength(1);
-    expect(setup.server.simulator.pending).toBe(0);
   });
 
   it("never contacts a configured relay for them, while other recipients go to the relay", async () => {
     const relay = await silentRelay();
-    const setup = await simulating({ smtpRelay: relay.url, relayTimeoutMs: 300 });
+    // A tenth of the claim: each relay command gives up after 300 ms.
+    const setup = await simulating({ smtpRelay: relay.url, smtpRelayClaimMs: 3_000 });
     await checkMagicOutcomes(setup);
     expect(relay.connections()).toBe(0);
 
     // The relay is really wired: an ordinary recipient is tried there (and delayed, as it never answers).
-    const sender = await newInbox(setup.server);
+    const sender = await newInbox(setup.inbox);
     const outside = `someone-${unique()}@example.org`;
-    const sent = await send(setup.server, sender, [outside]);
+    const sent = await send(setup.inbox, sender, [outside]);
     const deadline = Date.now() + 10_000;
     let status = "queued";
     while (status === "queued" && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      status = (await deliveriesOf(setup.server, sender, sent.message_id))[outside]?.status ?? "missing";
+      status = (await deliveriesOf(setup.inbox, sender, sent.message_id))[outside]?.status ?? "missing";
     }
     expect(status).toBe("delayed");
     expect(relay.connections()).toBeGreaterThan(0);
@@ -240,47 +237,64 @@ describe("magic addresses", () => {
 
   it("raises no second outcome when a send is replayed with its idempotency key", async () => {
     const setup = await simulating();
-    const sender = await newInbox(setup.server);
+    const sender = await newInbox(setup.inbox);
     const key = `replay-${unique()}`;
     const recipients = [magic("bounce"), magic("complaint")];
-    const first = await send(setup.server, sender, recipients, key);
+    const first = await send(setup.inbox, sender, recipients, key);
     await setup.webhookEvents(3);
-    const replay = await send(setup.server, sender, recipients, key);
+    const replay = await send(setup.inbox, sender, recipients, key);
     expect(replay).toEqual(first);
-    // Long enough for the workers to have found anything new (they look at least every 200 ms).
+    // Long enough for the workers to have found anything new (they are woken at once, and poll besides).
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(setup.receiver.deliveries).toHaveLength(3);
     expect(setup.stream.messages).toHaveLength(4);
-    const deliveries = await deliveriesOf(setup.server, sender, first.message_id);
+    const deliveries = await deliveriesOf(setup.inbox, sender, first.message_id);
     expect(Object.values(deliveries).map((d) => [d.address, d.status, d.attempts])).toEqual([
       [magic("bounce"), "bounced", 1],
       [magic("complaint"), "delivered", 1],
     ]);
     const sent = expectData(
-      await setup.server.inbox.GET("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: sender } } }),
+      await setup.inbox.GET("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: sender } } }),
     );
     expect(sent.messages).toHaveLength(1);
   });
 
-  it("asks the hook once per outside recipient, at the send, and simulates what it answered", async () => {
-    const asked: string[] = [];
-    let answer: "bounce" | undefined = "bounce";
-    const setup = await simulating({
-      simulateOutcome: (recipient) => {
-        asked.push(recipient);
-        return recipient.endsWith("@faulty.example") ? answer : magicAddressOutcome(recipient);
-      },
-    });
-    const sender = await newInbox(setup.server);
-    const local = await newInbox(setup.server);
+  it("takes a mail fault once per outside recipient, at the send, and the attempt keeps what the send decided", async () => {
+    const setup = await simulating();
+    const control = testControlOf(setup.t.server);
     const faulty = `ada-${unique()}@faulty.example`;
-    const sent = await send(setup.server, sender, [faulty, local]);
-    // The answer changes before the worker attempts: what the send was told stands (a fault is used once).
-    answer = undefined;
+    // Two uses: were the attempt to ask again rather than keep the send's decision, it would take the second.
+    const fault = await control.addFault({
+      target: "mail",
+      match: { to: faulty },
+      times: 2,
+      action: { type: "bounce" },
+    });
+    const sender = await newInbox(setup.inbox);
+    const local = await newInbox(setup.inbox);
+    const sent = await send(setup.inbox, sender, [faulty, local]);
     const [event] = await setup.webhookEvents(1);
     expect(event?.event_type).toBe("message.bounced");
-    expect(asked).toEqual([faulty]);
-    expect((await deliveriesOf(setup.server, sender, sent.message_id))[faulty]?.status).toBe("bounced");
-    expect(setup.server.simulator.pending).toBe(0);
+    expect((await deliveriesOf(setup.inbox, sender, sent.message_id))[faulty]?.status).toBe("bounced");
+    expect((await control.fault(fault.fault_id)).body).toMatchObject({ hits: 1, remaining: 1 });
+  });
+});
+
+describe("magic addresses with test control off", () => {
+  it("are outside addresses like any other: captured, never simulated", async () => {
+    const setup = await simulating({ testControl: false });
+    expect(setup.t.server.testControl).toBeNull();
+    const sender = await newInbox(setup.inbox);
+    const sent = await send(setup.inbox, sender, MAGIC_RECIPIENTS);
+    const deliveries = await deliveriesOf(setup.inbox, sender, sent.message_id);
+    for (const address of MAGIC_RECIPIENTS) {
+      expect(deliveries[address], address).toMatchObject({ status: "captured", smtp_reply: null, attempts: 0 });
+    }
+    // Longer than a simulated outcome and its delayed retry take with test control on.
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS + 600));
+    expect(setup.receiver.deliveries).toEqual([]);
+    expect(setup.stream.messages).toHaveLength(1);
+    const after = await deliveriesOf(setup.inbox, sender, sent.message_id);
+    expect(Object.values(after).map((d) => d.status)).toEqual(MAGIC_RECIPIENTS.map(() => "captured"));
   });
 });

@@ -1,19 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testControlGet } from "../../testing/test-control-get.ts";
-import { expectData } from "../../testing/test-server.ts";
-import type { WaitTestServer } from "../../testing/wait-test-server.ts";
-import { startWaitTestServer } from "../../testing/wait-test-server.ts";
+import { testControlOf } from "../../testing/test-control-requests.ts";
+import type { TestServer } from "../../testing/test-server.ts";
+import { expectData, startTestServer } from "../../testing/test-server.ts";
 
-let t: WaitTestServer;
+let t: TestServer;
+let control: ReturnType<typeof testControlOf>;
 beforeAll(async () => {
-  t = await startWaitTestServer();
+  t = await startTestServer();
+  control = testControlOf(t.server);
 });
 afterAll(async () => {
-  await t?.close();
+  await t?.server.close();
 });
 
 const extract = (messageId: string, query: Record<string, string>) =>
-  testControlGet(t.testControl, `/messages/${encodeURIComponent(messageId)}/extract`, query);
+  control.get(`/messages/${encodeURIComponent(messageId)}/extract`, query);
 
 describe("extracting links and codes from a message", () => {
   it("reads the links and codes of any key's message, by the inbox holding the copy", async () => {

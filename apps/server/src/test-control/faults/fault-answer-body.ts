@@ -3,14 +3,15 @@ import type { ErrorResponse as ForumErrorResponse } from "@pigeonhole/forum-type
 import type { ErrorType, ErrorResponse as InboxErrorResponse } from "@pigeonhole/inbox-types";
 import type { ServiceName } from "../../service-name.ts";
 
-// The statuses each service has a word for; any other status answers the closest category, so that a client sees
-// only the codes its service documents.
+// The statuses each service has a word for, each with a code its spec lists; any other status answers the closest
+// category, so that a client sees only the codes its service documents.
 const INBOX_ERRORS: Record<number, [ErrorType, string]> = {
   401: ["authentication_error", "INVALID_API_KEY"],
   403: ["authentication_error", "INVALID_API_KEY"],
   404: ["not_found_error", "NOT_FOUND"],
   405: ["validation_error", "METHOD_NOT_ALLOWED"],
-  409: ["conflict_error", "CONFLICT"],
+  // Of the conflicts the spec lists, the one any write sent with an Idempotency-Key can meet.
+  409: ["conflict_error", "IDEMPOTENCY_KEY_REUSED"],
   413: ["payload_too_large_error", "PAYLOAD_TOO_LARGE"],
   429: ["rate_limit_error", "RATE_LIMIT_EXCEEDED"],
 };
@@ -20,7 +21,7 @@ const FORUM_CODES: Record<number, string> = {
   403: "FORBIDDEN",
   404: "NOT_FOUND",
   405: "METHOD_NOT_ALLOWED",
-  409: "CONFLICT",
+  409: "IDEMPOTENCY_KEY_REUSED",
   413: "PAYLOAD_TOO_LARGE",
   429: "RATE_LIMITED",
 };
@@ -41,4 +42,9 @@ export function faultAnswerBody(service: ServiceName, status: number): InboxErro
     code,
     hint: status >= 500 || status === 429 ? "Wait before retrying." : "Fix the request and send it again.",
   };
+}
+
+/** The headers a real error of `status` carries beside the envelope: a conflict tells clients not to retry it. */
+export function faultAnswerHeaders(status: number): Record<string, string> {
+  return status === 409 ? { "X-Should-Retry": "false" } : {};
 }

@@ -62,6 +62,33 @@ describe("respond", () => {
     ]);
   });
 
+  it("answers a conflict as the service's own: a code its spec lists, and X-Should-Retry: false", async () => {
+    await control.addFault({
+      target: "request",
+      match: { method: "GET", path: "/v0/inboxes" },
+      times: 2,
+      action: { type: "respond", status: 409 },
+    });
+    const conflict = await listInboxes();
+    expect(conflict.status).toBe(409);
+    expect(conflict.headers.get("x-should-retry")).toBe("false");
+    expect(await conflict.json()).toEqual({
+      error: { type: "conflict_error", message: "Conflict.", details: { field: null, code: "IDEMPOTENCY_KEY_REUSED" } },
+    });
+    await control.addFault({
+      target: "request",
+      match: { path: "/api/v1/posts" },
+      action: { type: "respond", status: 409, headers: { "X-Should-Retry": "true" } },
+    });
+    const forum = await fetch(`${t.server.forum.url}/api/v1/posts`, {
+      headers: { authorization: `Bearer ${t.server.forum.apiKey}` },
+    });
+    // The fault's own headers win.
+    expect(forum.headers.get("x-should-retry")).toBe("true");
+    expect(await forum.json()).toMatchObject({ success: false, code: "IDEMPOTENCY_KEY_REUSED" });
+    expect((await listInboxes()).status).toBe(409);
+  });
+
   it("answers the forum's envelope on a forum path, and a body when given", async () => {
     await control.addFault({
       target: "request",
@@ -131,6 +158,10 @@ describe("drop and delay", () => {
       body: JSON.stringify({ to: "ada@example.com", subject: "lost answer", text: "hi" }),
     });
 
+  /** The `request` log lines of the requests about one inbox, oldest first. */
+  const requestLines = (inboxId: string) =>
+    logged.filter((line) => line.msg === "request" && String(line.path).includes(inboxId.split("@")[0] ?? inboxId));
+
   const sentCount = async (inboxId: string) =>
     expectData(await t.inbox.GET("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: inboxId } } })).count;
 
@@ -143,6 +174,10 @@ describe("drop and delay", () => {
     });
     await expect(send(inboxId, "k-before")).rejects.toThrow(TypeError);
     expect(await sentCount(inboxId)).toBe(0);
+    expect(requestLines(inboxId)).toEqual([
+      expect.objectContaining({ method: "POST", dropped: true }),
+      expect.objectContaining({ method: "GET", status: 200 }),
+    ]);
   });
 
   it("after: the work is committed, the answer lost, and a retry with the Idempotency-Key returns it once", async () => {
@@ -158,6 +193,10 @@ describe("drop and delay", () => {
     );
     expect(lost).toBeInstanceOf(TypeError);
     expect(await sentCount(inboxId)).toBe(1);
+    // The handler answered 200, but nobody received it: the line names no status.
+    const [dropped] = requestLines(inboxId);
+    expect(dropped).toMatchObject({ method: "POST", dropped: true });
+    expect(dropped).not.toHaveProperty("status");
     const retried = await send(inboxId, "k-after");
     expect(retried.status).toBe(200);
     const { message_id } = (await retried.json()) as { message_id: string };

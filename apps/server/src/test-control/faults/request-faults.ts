@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context, MiddlewareHandler } from "hono";
+import type { ServiceEnv } from "../../http/service-env.ts";
 import type { ServiceName } from "../../service-name.ts";
-import { faultAnswerBody } from "./fault-answer-body.ts";
+import { faultAnswerBody, faultAnswerHeaders } from "./fault-answer-body.ts";
 import type { FaultRegistry } from "./fault-registry.ts";
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -15,7 +16,10 @@ const socketOf = (c: Context) => (c.env as Partial<HttpBindings> | undefined)?.i
  * (`respond`), closes the connection without an answer before or after handling (`drop`), or handles the request
  * after a delay (`delay`). A request no fault matches passes untouched.
  */
-export function applyRequestFaults(faults: FaultRegistry, service: ServiceName): MiddlewareHandler {
+export function applyRequestFaults(
+  faults: FaultRegistry,
+  service: ServiceName,
+): MiddlewareHandler<ServiceEnv<unknown>> {
   return async (c, next) => {
     const applied = faults.takeRequestFault({
       method: c.req.method,
@@ -29,7 +33,8 @@ export function applyRequestFaults(faults: FaultRegistry, service: ServiceName):
     switch (action.type) {
       case "respond": {
         const body = action.body === undefined ? faultAnswerBody(service, action.status) : action.body;
-        for (const [name, value] of Object.entries(action.headers ?? {})) {
+        // The service's own headers for the status first, so that the fault's headers replace them.
+        for (const [name, value] of Object.entries({ ...faultAnswerHeaders(action.status), ...action.headers })) {
           c.header(name, value);
         }
         return c.json(body ?? null, action.status as 400);
@@ -43,7 +48,8 @@ export function applyRequestFaults(faults: FaultRegistry, service: ServiceName):
           await next();
         }
         socketOf(c)?.destroy();
-        // Nothing reaches the client: its connection is gone.
+        // Nothing reaches the client: its connection is gone, and the request's log line says it was dropped.
+        c.set("dropped", true);
         return c.body(null, 503);
     }
   };

@@ -1,0 +1,2 @@
+curl "$PIGEONHOLE_TEST_CONTROL_URL/_test/faults/flt_2Vw8Hc5Nq1Lz7Rk4" \
+  -H "Authorization: Bearer $PIGEONHOLE_TEST_CONTROL_KEY"
