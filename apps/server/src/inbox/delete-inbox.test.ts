@@ -1,15 +1,23 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { WebhookDelivery } from "@pigeonhole/inbox-types";
+import { createTestControl, type TestControl } from "@pigeonhole/test-control";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from "../options.ts";
 import type { InboxClient, TestServer } from "../testing/test-server.ts";
 import { expectData, startTestServer } from "../testing/test-server.ts";
 import { startWebhookReceiver } from "../testing/webhook-receiver.ts";
 
 let t: TestServer;
+let control: TestControl;
 let stranger: InboxClient;
-// Every delivery fails, so each is retried every 200 ms until it is gone.
+// Every delivery fails, so each is retried on the default schedule, which the tests drive with the server's clock.
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 beforeAll(async () => {
-  t = await startTestServer({ webhookRetryDelaysMs: Array.from({ length: 50 }, () => 200) });
+  t = await startTestServer();
+  const testControl = t.server.testControl;
+  if (!testControl) {
+    throw new Error("Test control is off on the test server.");
+  }
+  control = createTestControl({ baseUrl: t.server.inbox.url, key: testControl.key });
   stranger = await t.newInboxTenant();
   receiver = await startWebhookReceiver(() => 500);
 });
@@ -25,8 +33,49 @@ const eventInbox = (body: string): string | undefined => {
 const deliveriesFor = (inboxId: string) =>
   receiver.deliveries.filter((delivery) => eventInbox(delivery.body) === inboxId).length;
 
+/**
+ * The deliveries in the logs of `webhookIds` but those in `earlier`, once each of them has made `attempts` attempts,
+ * read once more then: a read may see an attempt before the delivery it belongs to shows its outcome, and the read
+ * after it sees both. Fails after 5 s.
+ */
+async function deliveriesAfter(
+  webhookIds: string[],
+  attempts: number,
+  earlier: WebhookDelivery[] = [],
+): Promise<WebhookDelivery[]> {
+  const skipped = new Set(earlier.map((delivery) => delivery.delivery_id));
+  const read = async () => {
+    const logs = await Promise.all(
+      webhookIds.map(async (webhook_id) =>
+        expectData(
+          await t.inbox.GET("/v0/webhooks/{webhook_id}/deliveries", {
+            params: { path: { webhook_id }, query: { limit: 100 } },
+          }),
+        ),
+      ),
+    );
+    return logs.flatMap((log) => log.deliveries).filter((delivery) => !skipped.has(delivery.delivery_id));
+  };
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const deliveries = await read();
+    if (deliveries.every((delivery) => delivery.attempts.length === attempts)) {
+      return read();
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Not every delivery made ${attempts} attempts: ${JSON.stringify(deliveries)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe("deleting an inbox", () => {
   it("removes its messages, threads and deliveries, frees the address and leaves other inboxes' copies", async () => {
+    // Time stands still but for the test's moves: no retry comes unless the test moves the clock to it.
+    await control.clock.set({ frozen: true });
+    onTestFinished(async () => {
+      await control.clock.set({ frozen: false });
+    });
     const doomed = expectData(await t.inbox.POST("/v0/inboxes", { body: { username: "doomed" } })).inbox_id;
     const kept = expectData(await t.inbox.POST("/v0/inboxes", { body: { username: "kept" } })).inbox_id;
     const onlyDoomed = expectData(
@@ -49,16 +98,16 @@ describe("deleting an inbox", () => {
         body: { to: doomed, subject: "Gone soon" },
       }),
     );
-    // message.sent and message.received of the doomed inbox reach three webhooks between them, and are retried.
-    await receiver.waitFor(8);
-    expect(deliveriesFor(doomed)).toBeGreaterThan(0);
+    // Each message is one message.sent and one message.received: those of the doomed inbox reach its three webhooks
+    // (six deliveries), those of the kept inbox the two that name it or every inbox (four). Each failed once, and
+    // is recorded so: no attempt is on its way.
+    const hooks = [onlyDoomed.webhook_id, both.webhook_id, everyInbox.webhook_id];
+    expect(await deliveriesAfter(hooks, 1)).toHaveLength(10);
+    expect(deliveriesFor(doomed)).toBe(6);
+    expect(deliveriesFor(kept)).toBe(4);
 
     const deleted = await t.inbox.DELETE("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: doomed } } });
     expect(deleted.response.status).toBe(204);
-    // An attempt already on its way when the inbox went still lands.
-    await sleep(100);
-    const atDeletion = deliveriesFor(doomed);
-    const keptAtDeletion = deliveriesFor(kept);
 
     const path = { inbox_id: doomed };
     expect((await t.inbox.GET("/v0/inboxes/{inbox_id}", { params: { path } })).response.status).toBe(404);
@@ -103,10 +152,17 @@ describe("deleting an inbox", () => {
     expect(await hook(both.webhook_id)).toEqual([kept]);
     expect(await hook(everyInbox.webhook_id)).toBeNull();
 
-    // Its pending deliveries are gone: no more retries, while the other inbox's go on.
-    await sleep(1000);
-    expect(deliveriesFor(doomed)).toBe(atDeletion);
-    expect(deliveriesFor(kept)).toBeGreaterThan(keptAtDeletion);
+    // Its pending deliveries are gone from the logs, and get no more retries through the whole schedule, while the
+    // other inbox's get every one.
+    expect(await deliveriesAfter(hooks, 1)).toHaveLength(4);
+    for (const [retry, delay] of DEFAULT_WEBHOOK_RETRY_DELAYS_MS.entries()) {
+      await control.clock.advance(delay);
+      await deliveriesAfter(hooks, retry + 2);
+    }
+    const finished = await deliveriesAfter(hooks, DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1);
+    expect(finished.map((delivery) => delivery.status)).toEqual(["failed", "failed", "failed", "failed"]);
+    expect(deliveriesFor(doomed)).toBe(6);
+    expect(deliveriesFor(kept)).toBe(4 * (DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1));
 
     // The address is free again, for a new, empty inbox.
     const again = expectData(await t.inbox.POST("/v0/inboxes", { body: { username: "doomed" } }));
@@ -115,20 +171,27 @@ describe("deleting an inbox", () => {
     expect(empty.messages).toEqual([]);
     expect(expectData(await t.inbox.GET("/v0/inboxes/{inbox_id}/threads", { params: { path } })).threads).toEqual([]);
     const received = receiver.deliveries.length;
+    const before = await deliveriesAfter(hooks, DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1);
     expectData(
       await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
         params: { path: { inbox_id: kept } },
         body: { to: doomed, subject: "Hello again" },
       }),
     );
+    // The message.sent of the kept inbox reaches two webhooks; the new inbox's message.received only the webhook of
+    // every inbox. Deliveries are queued with the message, so the logs are complete once it is sent.
+    const queued = await deliveriesAfter(hooks, 1, before);
+    expect(queued.map((delivery) => delivery.event_type).sort()).toEqual([
+      "message.received",
+      "message.sent",
+      "message.sent",
+    ]);
     await receiver.waitFor(received + 3);
-    await sleep(100);
     const hooksOfNewInbox = receiver.deliveries
       .slice(received)
       .filter((delivery) => eventInbox(delivery.body) === doomed)
       .map((delivery) => delivery.headers["webhook-id"]);
-    // Only the webhook of every inbox hears of the new one's mail (first attempt; retries repeat the same id).
-    expect(new Set(hooksOfNewInbox).size).toBe(1);
+    expect(hooksOfNewInbox).toHaveLength(1);
   });
 
   it("answers 404 for another key's inbox and for one already deleted", async () => {

@@ -1,23 +1,36 @@
 import type { WebhookDelivery } from "@pigeonhole/inbox-types";
+import { createTestControl, type TestControl } from "@pigeonhole/test-control";
 import { Webhook as StandardWebhook } from "standardwebhooks";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from "../../options.ts";
 import type { InboxClient, TestServer } from "../../testing/test-server.ts";
 import { expectData, startTestServer } from "../../testing/test-server.ts";
 import type { ReceivedDelivery } from "../../testing/webhook-receiver.ts";
 import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 
 // The webhook delivery log: every attempt of every delivery (List Webhook Deliveries) and redelivery, against a real
-// receiver on 127.0.0.1.
+// receiver on 127.0.0.1. The retry schedule is the default one: each test freezes the server's clock and moves it to
+// the retries, so every attempt happens at the exact time its delay says, without waiting for it.
 
-const RETRY_DELAYS_MS = [50, 100, 200];
+const RETRY_DELAYS_MS = DEFAULT_WEBHOOK_RETRY_DELAYS_MS;
 
 let t: TestServer;
+let control: TestControl;
 const receivers: { close(): Promise<void> }[] = [];
 beforeAll(async () => {
-  t = await startTestServer({ webhookRetryDelaysMs: RETRY_DELAYS_MS });
+  t = await startTestServer();
+  const testControl = t.server.testControl;
+  if (!testControl) {
+    throw new Error("Test control is off on the test server.");
+  }
+  control = createTestControl({ baseUrl: t.server.inbox.url, key: testControl.key });
+});
+beforeEach(async () => {
+  await control.clock.set({ frozen: true });
 });
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((receiver) => receiver.close()));
+  await control.clock.set({ frozen: false });
 });
 afterAll(() => t.server.close());
 
@@ -60,7 +73,10 @@ const list = async (
     await client.GET("/v0/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhookId }, query } }),
   );
 
-/** The webhook's deliveries once `done` holds for them; fails after 5 s. */
+/**
+ * The webhook's deliveries once `done` holds for them, read once more then: a read may see an attempt before the
+ * delivery it belongs to shows its outcome, and the read after it sees both. Fails after 5 s.
+ */
 async function deliveriesWhen(
   client: InboxClient,
   webhookId: string,
@@ -70,7 +86,7 @@ async function deliveriesWhen(
   for (;;) {
     const { deliveries } = await list(client, webhookId, { limit: 100 });
     if (done(deliveries)) {
-      return deliveries;
+      return (await list(client, webhookId, { limit: 100 })).deliveries;
     }
     if (Date.now() > deadline) {
       throw new Error(`The deliveries never got there: ${JSON.stringify(deliveries)}`);
@@ -87,20 +103,63 @@ const redeliver = (client: InboxClient, webhookId: string, deliveryId: string) =
 const finished = (count: number, status: WebhookDelivery["status"]) => (deliveries: WebhookDelivery[]) =>
   deliveries.length === count && deliveries.every((delivery) => delivery.status === status);
 
-/** Checks a received delivery's signature with the Standard Webhooks library, as a receiver would. */
-const verify = (secret: string, delivery: ReceivedDelivery) =>
-  new StandardWebhook(secret.slice("whsec_".length)).verify(delivery.body, {
-    "webhook-id": String(delivery.headers["webhook-id"]),
-    "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
-    "webhook-signature": String(delivery.headers["webhook-signature"]),
-  });
+/** The server's time, frozen by the test, in milliseconds. */
+const serverNow = async () => Date.parse((await control.clock.get()).now);
+
+/**
+ * Moves the frozen clock through the whole retry schedule, each retry once the `count` deliveries not succeeded have
+ * made the attempt before it and show it due exactly its delay later; resolves with the deliveries once they failed.
+ */
+async function failThroughSchedule(client: InboxClient, webhookId: string, count: number) {
+  for (const [retry, delay] of RETRY_DELAYS_MS.entries()) {
+    const deliveries = await deliveriesWhen(client, webhookId, (deliveries) => {
+      const failing = deliveries.filter((delivery) => delivery.status !== "succeeded");
+      return failing.length === count && failing.every((delivery) => delivery.attempts.length === retry + 1);
+    });
+    for (const pending of deliveries.filter((delivery) => delivery.status !== "succeeded")) {
+      expect(pending.status).toBe("pending");
+      const last = Date.parse(pending.attempts.at(-1)?.attempted_at ?? "");
+      expect(Date.parse(pending.next_attempt_at ?? ""), `retry ${retry + 1}`).toBe(last + delay);
+    }
+    await control.clock.advance(delay);
+  }
+  return deliveriesWhen(
+    client,
+    webhookId,
+    (deliveries) => deliveries.filter((delivery) => delivery.status === "failed").length === count,
+  );
+}
+
+/**
+ * Checks a received delivery's signature with the Standard Webhooks library, as a receiver would, and a receiver's
+ * clock agrees with the server's: the library's own, which refuses a timestamp more than 5 minutes from it, reads
+ * the server's time meanwhile (hours ahead of this machine's once a test has moved it).
+ */
+async function verify(secret: string, delivery: ReceivedDelivery) {
+  vi.useFakeTimers({ toFake: ["Date"], now: await serverNow() });
+  try {
+    return new StandardWebhook(secret.slice("whsec_".length)).verify(delivery.body, {
+      "webhook-id": String(delivery.headers["webhook-id"]),
+      "webhook-timestamp": String(delivery.headers["webhook-timestamp"]),
+      "webhook-signature": String(delivery.headers["webhook-signature"]),
+    });
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 describe("the attempts of a delivery", () => {
   it("records each attempt: a 500, then the 200 that succeeds", async () => {
     const hook = await receiver((_, index) => (index === 0 ? 500 : 200));
     const { client, webhook, send } = await tenantWithWebhook(hook.url, ["message.received"]);
-    const before = Date.now();
+    const frozenAt = await serverNow();
     await send();
+    await deliveriesWhen(client, webhook.webhook_id, ([only]) => only?.attempts.length === 1);
+    // One millisecond before the first delay has passed, the retry is not yet due.
+    await control.clock.advance((RETRY_DELAYS_MS[0] ?? 0) - 1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hook.deliveries).toHaveLength(1);
+    await control.clock.advance(1);
     const [delivery] = await deliveriesWhen(client, webhook.webhook_id, finished(1, "succeeded"));
     expect(hook.deliveries).toHaveLength(2);
     expect(delivery).toMatchObject({
@@ -116,26 +175,31 @@ describe("the attempts of a delivery", () => {
       ],
     });
     const [first, second] = delivery?.attempts ?? [];
-    expect(Date.parse(first?.attempted_at ?? "")).toBeGreaterThanOrEqual(before - 5);
-    // The retry waited the first delay of the schedule.
-    expect(Date.parse(second?.attempted_at ?? "")).toBeGreaterThanOrEqual(
-      Date.parse(first?.attempted_at ?? "") + (RETRY_DELAYS_MS[0] ?? 0),
-    );
+    expect(Date.parse(first?.attempted_at ?? "")).toBe(frozenAt);
+    // The retry waited the first delay of the schedule, exactly.
+    expect(Date.parse(second?.attempted_at ?? "")).toBe(frozenAt + (RETRY_DELAYS_MS[0] ?? 0));
     for (const attempt of delivery?.attempts ?? []) {
       expect(attempt.latency_ms).toBeGreaterThanOrEqual(0);
       expect(attempt.latency_ms).toBeLessThan(5000);
     }
-    expect(Date.parse(delivery?.updated_at ?? "")).toBeGreaterThanOrEqual(Date.parse(second?.attempted_at ?? ""));
+    expect(Date.parse(delivery?.updated_at ?? "")).toBe(Date.parse(second?.attempted_at ?? ""));
   });
 
   it("fails after the retry schedule, with one attempt more than the schedule has delays", async () => {
     const hook = await receiver(() => 503);
     const { client, webhook, send } = await tenantWithWebhook(hook.url, ["message.received"]);
+    const frozenAt = await serverNow();
     await send();
-    const [delivery] = await deliveriesWhen(client, webhook.webhook_id, finished(1, "failed"));
+    const [delivery] = await failThroughSchedule(client, webhook.webhook_id, 1);
     expect(delivery?.attempts).toHaveLength(RETRY_DELAYS_MS.length + 1);
-    expect(delivery?.attempts.map((attempt) => attempt.status_code)).toEqual([503, 503, 503, 503]);
+    expect(delivery?.attempts.map((attempt) => attempt.status_code)).toEqual(
+      Array.from({ length: RETRY_DELAYS_MS.length + 1 }, () => 503),
+    );
+    // Each retry came when the delay after the attempt before it had passed.
+    const waited = RETRY_DELAYS_MS.map((_, retry) => RETRY_DELAYS_MS.slice(0, retry + 1).reduce((a, b) => a + b, 0));
+    expect(delivery?.attempts.map((attempt) => Date.parse(attempt.attempted_at) - frozenAt)).toEqual([0, ...waited]);
     expect(delivery?.next_attempt_at).toBeNull();
+    expect(hook.deliveries).toHaveLength(RETRY_DELAYS_MS.length + 1);
   });
 
   it("records an attempt that got no answer with a null status and the reason", async () => {
@@ -143,7 +207,8 @@ describe("the attempts of a delivery", () => {
     await hook.close();
     const { client, webhook, send } = await tenantWithWebhook(hook.url, ["message.received"]);
     await send();
-    const [delivery] = await deliveriesWhen(client, webhook.webhook_id, finished(1, "failed"));
+    const [delivery] = await failThroughSchedule(client, webhook.webhook_id, 1);
+    expect(delivery?.attempts).toHaveLength(RETRY_DELAYS_MS.length + 1);
     for (const attempt of delivery?.attempts ?? []) {
       expect(attempt.status_code).toBeNull();
       expect(attempt.error).toMatch(/ECONNREFUSED/);
@@ -160,7 +225,9 @@ describe("the attempts of a delivery", () => {
       ([only]) => only?.status === "pending" && only.attempts.length === 1,
     );
     const attempted = Date.parse(delivery?.attempts[0]?.attempted_at ?? "");
-    expect(Date.parse(delivery?.next_attempt_at ?? "")).toBeGreaterThanOrEqual(attempted + (RETRY_DELAYS_MS[0] ?? 0));
+    expect(Date.parse(delivery?.next_attempt_at ?? "")).toBe(attempted + (RETRY_DELAYS_MS[0] ?? 0));
+    // Deleted, so that no later move of the clock sends its retry to a port another test may hold by then.
+    await client.DELETE("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } });
   });
 });
 
@@ -170,14 +237,15 @@ describe("redelivery", () => {
     const hook = await receiver(() => answer);
     const { client, webhook, send } = await tenantWithWebhook(hook.url, ["message.received"]);
     await send();
-    const [failed] = await deliveriesWhen(client, webhook.webhook_id, finished(1, "failed"));
+    const [failed] = await failThroughSchedule(client, webhook.webhook_id, 1);
     const attemptsBefore = failed?.attempts.length ?? 0;
     answer = 204;
 
     const queued = await redeliver(client, webhook.webhook_id, failed?.delivery_id ?? "");
     expect(queued.response.status).toBe(202);
     expect(queued.data).toMatchObject({ delivery_id: failed?.delivery_id, status: "pending" });
-    expect(Math.abs(Date.parse(queued.data?.next_attempt_at ?? "") - Date.now())).toBeLessThan(2000);
+    // Due now: the clock stands still, so now is exactly the server's time.
+    expect(Date.parse(queued.data?.next_attempt_at ?? "")).toBe(await serverNow());
 
     const [again] = await deliveriesWhen(client, webhook.webhook_id, finished(1, "succeeded"));
     expect(again?.attempts).toHaveLength(attemptsBefore + 1);
@@ -190,7 +258,7 @@ describe("redelivery", () => {
     expect(redelivered.headers["webhook-id"]).toBe(failed?.event_id);
     expect(redelivered.headers["svix-id"]).toBe(failed?.event_id);
     expect(redelivered.body).toBe(original.body);
-    expect(verify(webhook.secret, redelivered)).toMatchObject({ event_id: failed?.event_id });
+    expect(await verify(webhook.secret, redelivered)).toMatchObject({ event_id: failed?.event_id });
   });
 
   it("sends a succeeded delivery once more, and it stays succeeded", async () => {
@@ -210,7 +278,7 @@ describe("redelivery", () => {
     expect(second?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
     expect(second?.body).toBe(first?.body);
     if (second) {
-      expect(verify(webhook.secret, second)).toMatchObject({ event_id: succeeded?.event_id });
+      expect(await verify(webhook.secret, second)).toMatchObject({ event_id: succeeded?.event_id });
     }
   });
 });
@@ -258,12 +326,7 @@ describe("listing", () => {
     await deliveriesWhen(client, webhook.webhook_id, finished(2, "succeeded"));
     answer = 503;
     await send("broken");
-    await deliveriesWhen(client, webhook.webhook_id, (deliveries) => deliveries.length === 4);
-    await deliveriesWhen(
-      client,
-      webhook.webhook_id,
-      (deliveries) => deliveries.filter((d) => d.status === "failed").length === 2,
-    );
+    await failThroughSchedule(client, webhook.webhook_id, 2);
 
     const types = (deliveries: WebhookDelivery[]) => deliveries.map((d) => d.event_type).sort();
     const succeeded = (await list(client, webhook.webhook_id, { status: "succeeded" })).deliveries;
@@ -286,9 +349,11 @@ describe("listing", () => {
       params: { path: { webhook_id: webhook.webhook_id } },
       body: { url: hook.url, event_types: ["message.received"], enabled: false },
     });
+    expect((await list(client, webhook.webhook_id)).deliveries[0]?.status).toBe("pending");
+    await control.clock.advance(RETRY_DELAYS_MS[0] ?? 0);
     const [delivery] = await deliveriesWhen(client, webhook.webhook_id, finished(1, "failed"));
-    expect(delivery?.attempts.length).toBeLessThan(RETRY_DELAYS_MS.length + 1);
-    expect(delivery?.attempts.length).toBe(hook.deliveries.length);
+    expect(delivery?.attempts).toHaveLength(1);
+    expect(hook.deliveries).toHaveLength(1);
   });
 });
 

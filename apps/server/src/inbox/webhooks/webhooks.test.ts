@@ -344,22 +344,44 @@ describe("webhook deliveries", () => {
 describe("private destinations", () => {
   it("refuses to deliver to loopback unless allowed, records the failure, and the API call itself succeeds", async () => {
     const receiver = await startWebhookReceiver();
-    const warnings: string[] = [];
+    const refusals: string[] = [];
     const logger = {
       info: () => {},
       error: () => {},
-      warn: (_: string, fields?: LogFields) => warnings.push(String(fields?.error)),
+      warn: (message: string, fields?: LogFields) => {
+        if (message.startsWith("webhook delivery failed")) {
+          refusals.push(String(fields?.error));
+        }
+      },
     };
-    const strict = await startTestServer({ allowPrivateWebhooks: false, webhookRetryDelaysMs: [20], logger });
+    // The default retry schedule, driven by this server's own clock.
+    const strict = await startTestServer({ allowPrivateWebhooks: false, logger });
     try {
+      const testControl = strict.server.testControl;
+      if (!testControl) {
+        throw new Error("Test control is off on the strict server.");
+      }
+      const strictControl = createTestControl({ baseUrl: strict.server.inbox.url, key: testControl.key });
+      await strictControl.clock.set({ frozen: true });
       const from = await newInbox(strict.inbox, "strict");
-      expectData(await strict.inbox.POST("/v0/webhooks", { body: { url: receiver.url } }));
+      const { webhook_id } = expectData(
+        await strict.inbox.POST("/v0/webhooks", { body: { url: receiver.url, event_types: ["message.sent"] } }),
+      );
       await send(strict.inbox, from, "x@example.com");
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      for (const [retry, delay] of DEFAULT_WEBHOOK_RETRY_DELAYS_MS.entries()) {
+        await deliveryWith(strict.inbox, webhook_id, retry + 1);
+        await strictControl.clock.advance(delay);
+      }
+      const delivery = await strictControl.waitForWebhookDelivery({ webhook_id, status: "failed", timeout_ms: 5_000 });
       expect(receiver.deliveries).toHaveLength(0);
-      // Two attempts (the first and one retry), each refused before any request was made.
-      expect(warnings).toHaveLength(2);
-      expect(warnings[0]).toContain("private or loopback address (127.0.0.1)");
+      // Every attempt of the schedule, the first and each retry, was refused before any request was made.
+      expect(delivery.attempts).toHaveLength(DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      for (const attempt of delivery.attempts) {
+        expect(attempt.status_code).toBeNull();
+        expect(attempt.error).toContain("private or loopback address (127.0.0.1)");
+      }
+      expect(refusals).toHaveLength(DEFAULT_WEBHOOK_RETRY_DELAYS_MS.length + 1);
+      expect(refusals[0]).toContain("private or loopback address (127.0.0.1)");
     } finally {
       await strict.server.close();
       await receiver.close();

@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { createTestControl } from "@pigeonhole/test-control";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
@@ -61,11 +62,13 @@ async function databaseBeforeAttempts(location: string, webhookUrl: string): Pro
 describe("the migration that keeps delivery attempts", () => {
   it("lists deliveries made before it with ids and no attempts, redelivers them, and deletes them with the inbox", async () => {
     const hook = await startWebhookReceiver(() => 200);
-    const t = await startTestServer({
-      database: await databaseBeforeAttempts(await newTestDatabase(), hook.url),
-      webhookRetryDelaysMs: [50],
-    });
+    const t = await startTestServer({ database: await databaseBeforeAttempts(await newTestDatabase(), hook.url) });
     try {
+      const testControl = t.server.testControl;
+      if (!testControl) {
+        throw new Error("Test control is off on the test server.");
+      }
+      const control = createTestControl({ baseUrl: t.server.inbox.url, key: testControl.key });
       const client = inboxClient(t.server.inbox.url, KEY);
       const list = async () =>
         expectData(
@@ -97,14 +100,16 @@ describe("the migration that keeps delivery attempts", () => {
       expect(queued.response.status).toBe(202);
       const [received] = await hook.waitFor(1);
       expect(received?.headers["webhook-id"]).toBe("evt_failed");
-      const deadline = Date.now() + 5000;
-      let after = await list();
-      while (after[0]?.status !== "succeeded" && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        after = await list();
-      }
+      await control.waitForWebhookDelivery({
+        webhook_id: WEBHOOK,
+        event_id: "evt_failed",
+        status: "succeeded",
+        timeout_ms: 5_000,
+      });
+      const after = await list();
       expect(after[0]).toMatchObject({ event_id: "evt_failed", status: "succeeded" });
       expect(after[0]?.attempts).toMatchObject([{ status_code: 200, error: null }]);
+      expect(hook.deliveries).toHaveLength(1);
 
       // The deliveries, and the attempt now kept, go with their inbox.
       const deleted = await client.DELETE("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: INBOX } } });
