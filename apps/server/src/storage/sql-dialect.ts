@@ -1,4 +1,5 @@
-import type { Expression, QueryExecutorProvider, SqlBool } from "kysely";
+import type { Expression, Kysely, QueryExecutorProvider, SqlBool, Transaction } from "kysely";
+import type { DatabaseSchema } from "./schema.ts";
 
 /**
  * What differs between the databases the server runs on. Every query is written once, with Kysely, and asks the
@@ -30,6 +31,11 @@ export interface SqlDialect {
    * serves one instance (SQLite) there is no one else to tell: the instance wakes its own listeners.
    */
   notifyOnCommit(trx: QueryExecutorProvider, channel: string, payload: string): Promise<void>;
+  /**
+   * Runs `work`, whose reads see one snapshot of the database: rows read by separate statements agree with each
+   * other even while writers commit in between.
+   */
+  readSnapshot<T>(db: Kysely<DatabaseSchema>, work: (trx: Transaction<DatabaseSchema>) => Promise<T>): Promise<T>;
 }
 
 /** A select query that can lock its rows (Kysely's `forUpdate` and `skipLocked`). */

@@ -103,6 +103,8 @@ export async function redeliver(
   deliveryId: string,
   nowMs: number,
   at: string,
+  /** Runs the read of the delivery with its attempts on one snapshot (see `SqlDialect.readSnapshot`). */
+  inSnapshot: <T>(read: (db: ServerDatabase) => Promise<T>) => Promise<T>,
 ): Promise<LoggedDelivery | null> {
   const updated = await db
     .updateTable("webhook_deliveries")
@@ -110,5 +112,5 @@ export async function redeliver(
     .where("webhook_id", "=", webhookId)
     .where("delivery_id", "=", deliveryId)
     .executeTakeFirst();
-  return updated.numUpdatedRows === 0n ? null : findDelivery(db, webhookId, deliveryId);
+  return updated.numUpdatedRows === 0n ? null : inSnapshot((snapshot) => findDelivery(snapshot, webhookId, deliveryId));
 }

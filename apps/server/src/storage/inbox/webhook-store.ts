@@ -161,15 +161,16 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   listDeliveries(webhookId: string, filter: DeliveryFilter, page: PageRequest) {
-    return listDeliveries(this.#db, webhookId, filter, page);
+    // A delivery and its attempts are read by two statements: one snapshot keeps them in agreement.
+    return this.#dialect.readSnapshot(this.#db, (trx) => listDeliveries(trx, webhookId, filter, page));
   }
 
   redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string) {
-    return redeliver(this.#db, webhookId, deliveryId, nowMs, at);
+    return redeliver(this.#db, webhookId, deliveryId, nowMs, at, (read) => this.#dialect.readSnapshot(this.#db, read));
   }
 
   findNewestDelivery(search: DeliverySearch) {
-    return findNewestDelivery(this.#db, search);
+    return this.#dialect.readSnapshot(this.#db, (trx) => findNewestDelivery(trx, search));
   }
 
   #byClientId(podId: string, clientId: string) {

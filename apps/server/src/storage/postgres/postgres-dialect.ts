@@ -18,6 +18,8 @@ export const postgresDialect: SqlDialect = {
   notifyOnCommit: async (trx, channel, payload) => {
     await sql`select pg_notify(${channel}, ${payload})`.execute(trx);
   },
+  // Read committed gives each statement its own snapshot; repeatable read gives the transaction one.
+  readSnapshot: (db, work) => db.transaction().setIsolationLevel("repeatable read").execute(work),
 };
 
 function errorCode(error: unknown): unknown {

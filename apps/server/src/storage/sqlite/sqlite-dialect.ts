@@ -24,4 +24,6 @@ export const sqliteDialect: SqlDialect = {
   // Transactions never interleave on the one connection.
   isTransientConflict: () => false,
   notifyOnCommit: async () => {},
+  // The transaction holds the one connection, and a SQLite read transaction sees one snapshot (WAL).
+  readSnapshot: (db, work) => db.transaction().execute(work),
 };
