@@ -1,4 +1,3 @@
-import { Deadlines } from "./deadlines.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
 import { retryDelay, shouldRetry } from "./retry.js";
@@ -70,8 +69,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const defaultMaxRetries = checkMaxRetries(options.maxRetries ?? DEFAULT_MAX_RETRIES);
   const { idempotencyHeader } = options;
   const sleep = options.sleep ?? defaultSleep;
-  // One timer for the timeouts of every attempt in flight: a platform timer per attempt costs microseconds a call.
-  const deadlines = new Deadlines();
+  // The client's hooks and its logger's, once: a call without hooks of its own then builds no event objects.
+  const clientHooks = [options, options.logger].filter(hasHooks);
 
   return async function transport(request: Request): Promise<Response> {
     const callerSignal = request.signal;
@@ -82,7 +81,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     const call = request as Request & RequestOptions;
     const timeout = call.timeout === undefined ? defaultTimeout : checkTimeout(call.timeout);
     const maxRetries = call.maxRetries === undefined ? defaultMaxRetries : checkMaxRetries(call.maxRetries);
-    const hooks = [options, options.logger, call];
+    const hooks = hasHooks(call) ? [...clientHooks, call] : clientHooks;
     const { method, headers } = request;
 
     let replayable = IDEMPOTENT_METHODS.has(method);
@@ -105,19 +104,21 @@ export function createTransport(options: TransportOptions = {}): Transport {
       const forward = () => controller.abort(callerSignal.reason);
       callerSignal.addEventListener("abort", forward, { once: true });
       let timedOut = false;
-      const deadline = deadlines.start(timeout, () => {
+      const timer = setTimeout(() => {
         timedOut = true;
         controller.abort(new DOMException(`Request timed out after ${timeout} ms.`, "TimeoutError"));
-      });
+      }, timeout);
       /** This attempt is over: stops its timer and the forwarding of the caller's abort. */
       const end = () => {
-        deadlines.clear(deadline);
+        clearTimeout(timer);
         callerSignal.removeEventListener("abort", forward);
       };
       // A body can be read once, so while retries remain a copy is sent and the original kept for the next
       // attempt; the last attempt, or a request without a body, sends the original.
       const sent = retriesLeft > 0 && request.body !== null ? request.clone() : request;
-      notify(hooks, "onRequest", { request: sent, attempt });
+      if (hooks.length > 0) {
+        notify(hooks, "onRequest", { request: sent, attempt });
+      }
 
       let response: Response | undefined;
       // Set on every path that reaches the retry below: by the failed attempt, or by the answer to retry.
@@ -142,8 +143,10 @@ export function createTransport(options: TransportOptions = {}): Transport {
       const requestId = response ? response.headers.get("x-request-id") : null;
       if (response) {
         // The timeout covers the wait for headers only; a caller abort still reaches the body of the response.
-        deadlines.clear(deadline);
-        notify(hooks, "onResponse", { request: sent, response, attempt, requestId });
+        clearTimeout(timer);
+        if (hooks.length > 0) {
+          notify(hooks, "onResponse", { request: sent, response, attempt, requestId });
+        }
         if (!shouldRetry(response)) {
           return response;
         }
@@ -163,10 +166,15 @@ export function createTransport(options: TransportOptions = {}): Transport {
   };
 }
 
+/** Whether `set` has any hook; an options object or a call's init usually has none. */
+function hasHooks(set: Hooks | undefined): set is Hooks {
+  return set !== undefined && !!(set.onRequest || set.onResponse || set.onRetry || set.onGiveUp);
+}
+
 /** Calls the hook `name` of every set that has it, in order. */
-function notify<K extends keyof Hooks>(hooks: (Hooks | undefined)[], name: K, event: HookEvent<K>): void {
+function notify<K extends keyof Hooks>(hooks: readonly Hooks[], name: K, event: HookEvent<K>): void {
   for (const set of hooks) {
-    (set?.[name] as ((event: HookEvent<K>) => void) | undefined)?.(event);
+    (set[name] as ((event: HookEvent<K>) => void) | undefined)?.(event);
   }
 }
 
