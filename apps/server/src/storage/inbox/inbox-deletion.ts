@@ -1,4 +1,4 @@
-import type { Transaction } from "kysely";
+import type { SelectQueryBuilder, Transaction } from "kysely";
 import type { DatabaseSchema } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -21,25 +21,7 @@ export async function deleteInbox(
   if (!inbox) {
     return false;
   }
-  const onlyHere = (table: "attachments" | "message_sources") =>
-    trx
-      .deleteFrom(table)
-      .where("message_id", "in", (eb) => eb.selectFrom("messages").select("message_id").where("inbox_id", "=", inboxId))
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("messages as other")
-              .select("other.seq")
-              .whereRef("other.message_id", "=", `${table}.message_id`)
-              .where("other.inbox_id", "<>", inboxId),
-          ),
-        ),
-      )
-      .execute();
-  await onlyHere("attachments");
-  await onlyHere("message_sources");
-  await trx.deleteFrom("messages").where("inbox_id", "=", inboxId).execute();
-  await trx.deleteFrom("threads").where("inbox_id", "=", inboxId).execute();
+  await deleteMessagesOf(trx, trx.selectFrom("inboxes").select("inbox_id").where("inbox_id", "=", inboxId));
   await trx.deleteFrom("webhook_deliveries").where("inbox_id", "=", inboxId).execute();
   await trx.deleteFrom("events").where("inbox_id", "=", inboxId).execute();
   // Mail still queued for the relay goes with the inbox: nothing is sent from an inbox that no longer exists.
@@ -66,4 +48,34 @@ export async function deleteInbox(
   }
   await trx.deleteFrom("inboxes").where("seq", "=", inbox.seq).execute();
   return true;
+}
+
+/** A query for the addresses of some inboxes. */
+export type InboxIdsQuery = SelectQueryBuilder<DatabaseSchema, "inboxes", { inbox_id: string }>;
+
+/**
+ * Deletes the messages and threads of the inboxes `inboxIds` selects, with their attachments and sources except
+ * those a copy of the same message in another inbox still shares (a message sent between pods is one id, stored once).
+ */
+export async function deleteMessagesOf(trx: Transaction<DatabaseSchema>, inboxIds: InboxIdsQuery): Promise<void> {
+  for (const table of ["attachments", "message_sources"] as const) {
+    await trx
+      .deleteFrom(table)
+      .where("message_id", "in", (eb) =>
+        eb.selectFrom("messages").select("message_id").where("inbox_id", "in", inboxIds),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("messages as other")
+              .select("other.seq")
+              .whereRef("other.message_id", "=", `${table}.message_id`)
+              .where("other.inbox_id", "not in", inboxIds),
+          ),
+        ),
+      )
+      .execute();
+  }
+  await trx.deleteFrom("messages").where("inbox_id", "in", inboxIds).execute();
+  await trx.deleteFrom("threads").where("inbox_id", "in", inboxIds).execute();
 }

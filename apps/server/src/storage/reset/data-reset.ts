@@ -1,8 +1,7 @@
-import type { Transaction } from "kysely";
 import { DEFAULT_COMMUNITY } from "../../forum/default-community.ts";
 import type { ServerDatabase } from "../database.ts";
+import { deleteMessagesOf } from "../inbox/inbox-deletion.ts";
 import { retryingTransaction } from "../retrying-transaction.ts";
-import type { DatabaseSchema } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
 /** The hot rank of a post with these votes (the forum's formula), to re-rank posts that lose votes. */
@@ -21,15 +20,6 @@ export interface DataReset {
   wipeEverything(): Promise<void>;
 }
 
-type Trx = Transaction<DatabaseSchema>;
-
-function selectPodMessageIds(trx: Trx, podId: string) {
-  return trx
-    .selectFrom("messages")
-    .select("messages.message_id")
-    .where("messages.inbox_id", "in", (eb) => eb.selectFrom("inboxes").select("inbox_id").where("pod_id", "=", podId));
-}
-
 /** One implementation for SQLite and PostgreSQL: the statements are the same on both. */
 export class SqlDataReset implements DataReset {
   readonly #db: ServerDatabase;
@@ -42,26 +32,7 @@ export class SqlDataReset implements DataReset {
 
   wipeInboxPod(podId: string): Promise<void> {
     return retryingTransaction(this.#db, this.#dialect, async (trx) => {
-      const podInboxes = trx.selectFrom("inboxes").select("inbox_id").where("pod_id", "=", podId);
-      // A message sent to another pod's inbox shares its id, attachments and source with that pod's copy, which stays.
-      for (const table of ["attachments", "message_sources"] as const) {
-        await trx
-          .deleteFrom(table)
-          .where("message_id", "in", selectPodMessageIds(trx, podId))
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(
-                selectFrom("messages as other")
-                  .select("other.seq")
-                  .whereRef("other.message_id", "=", `${table}.message_id`)
-                  .where("other.inbox_id", "not in", podInboxes),
-              ),
-            ),
-          )
-          .execute();
-      }
-      await trx.deleteFrom("messages").where("inbox_id", "in", podInboxes).execute();
-      await trx.deleteFrom("threads").where("inbox_id", "in", podInboxes).execute();
+      await deleteMessagesOf(trx, trx.selectFrom("inboxes").select("inbox_id").where("pod_id", "=", podId));
       const podWebhooks = trx.selectFrom("webhooks").select("webhook_id").where("pod_id", "=", podId);
       const podDeliveries = trx.selectFrom("webhook_deliveries").select("seq").where("webhook_id", "in", podWebhooks);
       await trx.deleteFrom("webhook_delivery_attempts").where("delivery_seq", "in", podDeliveries).execute();
