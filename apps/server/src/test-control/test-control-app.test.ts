@@ -26,8 +26,8 @@ describe("test control on a local server", () => {
   });
   afterAll(() => t.server.close());
 
-  it("is on with the default key, at /_test of the inbox port", () => {
-    expect(t.server.testControl).toEqual({ url: `${t.server.inbox.url}/_test`, key: "pigeonhole-test-control-dev" });
+  it("is on with the default key, on the inbox port (what createTestControl takes)", () => {
+    expect(t.server.testControl).toEqual({ baseUrl: t.server.inbox.url, key: "pigeonhole-test-control-dev" });
   });
 
   it("answers on both ports with the same state, each answer with a request id", async () => {

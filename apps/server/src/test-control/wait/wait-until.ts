@@ -34,7 +34,8 @@ export async function waitUntil<T>(find: () => Promise<T | null>, options: WaitU
         return found;
       }
       const remaining = deadline - performance.now();
-      if (remaining <= 0 || signal?.aborted) {
+      // A timer cannot wait less than a millisecond: what is left below that is the deadline reached.
+      if (remaining < 1 || signal?.aborted) {
         return null;
       }
       if (!notified) {
