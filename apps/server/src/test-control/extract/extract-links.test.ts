@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractLinks, trimTrailingPunctuation } from "./extract-links.ts";
+import { bareUrls, extractLinks } from "./extract-links.ts";
 
 describe("extractLinks", () => {
   it("finds the button of a verification mail once, with the bare copy of the text", () => {
@@ -71,16 +71,20 @@ describe("extractLinks", () => {
   });
 });
 
-describe("trimTrailingPunctuation", () => {
+describe("bareUrls", () => {
   it.each([
-    ["https://x.test/a.", "https://x.test/a"],
-    ["https://x.test/a?b=1,", "https://x.test/a?b=1"],
-    ["https://x.test/a)", "https://x.test/a"],
-    ["https://en.wikipedia.org/wiki/Mail_(protocol)", "https://en.wikipedia.org/wiki/Mail_(protocol)"],
-    ["https://en.wikipedia.org/wiki/Mail_(protocol)).", "https://en.wikipedia.org/wiki/Mail_(protocol)"],
-    ["https://x.test/a/b/", "https://x.test/a/b/"],
-    ["https://x.test/a?q=x;!?", "https://x.test/a?q=x"],
-  ])("%s -> %s", (url, expected) => {
-    expect(trimTrailingPunctuation(url)).toBe(expected);
+    ["See https://x.test/a.", "https://x.test/a"],
+    ["Go to https://x.test/a?b=1, then", "https://x.test/a?b=1"],
+    ["(see https://x.test/a)", "https://x.test/a"],
+    ["Read https://en.wikipedia.org/wiki/Mail_(protocol)", "https://en.wikipedia.org/wiki/Mail_(protocol)"],
+    ["(Read https://en.wikipedia.org/wiki/Mail_(protocol)).", "https://en.wikipedia.org/wiki/Mail_(protocol)"],
+    ["Open https://x.test/a/b/ now", "https://x.test/a/b/"],
+    ["Is it https://x.test/a?q=x?", "https://x.test/a?q=x"],
+  ])("%s -> %s", (text, expected) => {
+    expect(bareUrls(text)).toEqual([expected]);
+  });
+
+  it("takes only written-out http and https URLs", () => {
+    expect(bareUrls("example.com, www.example.com, ada@example.com, ftp://files.example.com/a")).toEqual([]);
   });
 });

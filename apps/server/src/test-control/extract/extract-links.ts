@@ -1,27 +1,10 @@
+import LinkifyIt from "linkify-it";
 import { htmlTokens } from "./html-text.ts";
 
-/** A bare http(s) URL in running text: it ends at white space, quotes or angle brackets. */
-const BARE_URL = /\bhttps?:\/\/[^\s<>"'`\u00a0]+/gi;
-
-/** Punctuation that ends a sentence or wraps a URL, rather than belonging to it, when it comes last. */
-const TRAILING = /[.,;:!?'"*\u2019\u201d]$/;
-const CLOSERS: Readonly<Record<string, string>> = { ")": "(", "]": "[", "}": "{", ">": "<" };
-
-const count = (text: string, character: string) => text.split(character).length - 1;
-
-/** Drops punctuation after a URL: `(see https://x.test/a).` keeps `https://x.test/a`, `.../wiki/A_(b)` its `)`. */
-export function trimTrailingPunctuation(url: string): string {
-  let trimmed = url;
-  for (;;) {
-    const last = trimmed.at(-1) ?? "";
-    const opener = CLOSERS[last];
-    if (TRAILING.test(trimmed) || (opener !== undefined && count(trimmed, last) > count(trimmed, opener))) {
-      trimmed = trimmed.slice(0, -1);
-    } else {
-      return trimmed;
-    }
-  }
-}
+// Bare URLs in running text are found by linkify-it (the linkifier of markdown-it, which mailparser uses too): it
+// knows where a URL ends before trailing punctuation or an unbalanced parenthesis. Only written-out http(s) URLs
+// count; "example.com" without a scheme is not a link a test can follow.
+const linkify = new LinkifyIt().set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
 
 /** A URL a test can follow: http or https with a host. */
 function followable(candidate: string): string | null {
@@ -35,8 +18,9 @@ function followable(candidate: string): string | null {
 
 /** The bare URLs of a piece of text, in order. */
 export function bareUrls(text: string): string[] {
-  return [...text.matchAll(BARE_URL)]
-    .map(([url]) => followable(trimTrailingPunctuation(url)))
+  return (linkify.match(text) ?? [])
+    .filter((match) => match.schema === "http:" || match.schema === "https:")
+    .map((match) => followable(match.raw))
     .filter((url): url is string => url !== null);
 }
 
@@ -47,7 +31,7 @@ function htmlUrls(html: string): string[] {
     if (token.kind === "text") {
       urls.push(...bareUrls(token.text));
     } else {
-      const href = token.attributes.get("href");
+      const { href } = token.attributes;
       const url = href === undefined ? null : followable(href);
       if (url !== null) {
         urls.push(url);
