@@ -215,7 +215,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       requestFaults: faults && applyRequestFaults(faults, "forum"),
     });
     const testControlApp =
-      config.testControl && controlledClock && faults
+      config.testControl && controlledClock && faults && waits
         ? createTestControlApp({
             key: config.testControl.key,
             handlers: {
@@ -224,7 +224,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
                 faults,
                 reset: createResetter({ storage, apiKeys, clock: controlledClock, faults }),
               }),
-              ...(waits ? createWaitHandlers({ storage, wakeups: waits }) : {}),
+              ...createWaitHandlers({ storage, wakeups: waits }),
               ...createExtractHandlers({ storage }),
             },
             logger,

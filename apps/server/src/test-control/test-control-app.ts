@@ -33,16 +33,13 @@ export const isTestControlPath = (path: string): boolean =>
 
 /**
  * Test control as a Hono app, served under `/_test` on both ports: its own key, no rate limit, requests validated
- * against its spec, errors in the inbox envelope. An operation without a handler is left out (answers 404).
+ * against its spec, errors in the inbox envelope. Every operation of its spec must have a handler.
  */
 export function createTestControlApp(options: TestControlAppOptions): Hono<ServiceEnv<TestControlCaller>> {
   const keyHash = Buffer.from(sha256Hex(options.key), "hex");
-  const operations = compileSpecOperations(loadSpecBundle("test-control"), "test-control").filter(
-    (operation) => options.handlers[operation.operationId] !== undefined,
-  );
   return createServiceApp<TestControlCaller, TestControlProblemCode>({
     service: "test-control",
-    operations,
+    operations: compileSpecOperations(loadSpecBundle("test-control"), "test-control"),
     handlers: options.handlers,
     formatProblem: formatTestControlProblem,
     // Compared as hashes, in constant time: the key's length leaks nothing either.

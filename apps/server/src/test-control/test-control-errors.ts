@@ -1,6 +1,7 @@
-import type { ErrorResponse, ErrorType } from "@pigeonhole/test-control-types";
+import type { ErrorType } from "@pigeonhole/test-control-types";
 import type { HttpProblemCode, ProblemResponse, ProblemStatus } from "../http/api-problem.ts";
 import { ApiProblem } from "../http/api-problem.ts";
+import { inboxEnvelope } from "../inbox/inbox-errors.ts";
 
 /** The codes only test control answers with, beside the HTTP layer's. */
 export type TestControlProblemCode = HttpProblemCode | "CLOCK_BACKWARDS" | "WAIT_TIMED_OUT";
@@ -23,12 +24,5 @@ const TYPE_BY_STATUS: Record<ProblemStatus, ErrorType> = {
 
 /** The envelope of test control, the Inbox API's: `{error: {type, message, details: {field, code}}}`. */
 export function formatTestControlProblem(problem: ApiProblem<TestControlProblemCode>): ProblemResponse {
-  const body: ErrorResponse = {
-    error: {
-      type: TYPE_BY_STATUS[problem.status],
-      message: problem.message,
-      details: { field: problem.details.field ?? null, code: problem.code },
-    },
-  };
-  return { status: problem.status, body };
+  return inboxEnvelope(problem, TYPE_BY_STATUS);
 }

@@ -21,8 +21,8 @@ export interface WaitHandlerOptions {
   pollMs?: number;
 }
 
-/** What a wait knows of its request: `signal` aborts when the client goes away, which ends the wait. */
-export type WaitContext = RequestContext<unknown> & { signal?: AbortSignal };
+/** What a wait knows of its request: its `signal` aborts when the client goes away, which ends the wait. */
+export type WaitContext = RequestContext<unknown>;
 
 export type WaitHandlers = OperationHandlers<operations, "waitForMessage" | "waitForWebhookDelivery", WaitContext>;
 
