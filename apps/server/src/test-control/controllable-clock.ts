@@ -32,8 +32,10 @@ export class ControllableClock implements Clock {
   }
 
   state(): ClockState {
-    const nowMs = this.now();
-    return { nowMs, frozen: this.#frozenAtMs !== null, offsetMs: nowMs - this.#real.now() };
+    // One reading of real time: two could fall either side of a millisecond and report an offset that is not there.
+    const realMs = this.#real.now();
+    const nowMs = this.#frozenAtMs ?? realMs + this.#offsetMs;
+    return { nowMs, frozen: this.#frozenAtMs !== null, offsetMs: nowMs - realMs };
   }
 
   /** Calls `listener` after every move forward; answers a function that stops it. */
@@ -44,13 +46,14 @@ export class ControllableClock implements Clock {
 
   /** Sets the time (never earlier than now), then freezes it there or lets it run from there. */
   set(change: { nowMs?: number; frozen?: boolean }): ClockState {
-    const current = this.now();
+    const realMs = this.#real.now();
+    const current = this.#frozenAtMs ?? realMs + this.#offsetMs;
     if (change.nowMs !== undefined && change.nowMs < current) {
       throw new ClockBackwardsError(`${new Date(change.nowMs).toISOString()} is earlier than the current time.`);
     }
     const target = change.nowMs ?? current;
-    const frozen = change.frozen ?? this.#frozenAtMs !== null;
-    this.#place(target, frozen);
+    this.#frozenAtMs = (change.frozen ?? this.#frozenAtMs !== null) ? target : null;
+    this.#offsetMs = target - realMs;
     if (target > current) {
       this.#forward();
     }
@@ -59,7 +62,10 @@ export class ControllableClock implements Clock {
 
   /** Moves the time forward by `ms`, frozen or not. */
   advance(ms: number): ClockState {
-    this.#place(this.now() + ms, this.#frozenAtMs !== null);
+    this.#offsetMs += ms;
+    if (this.#frozenAtMs !== null) {
+      this.#frozenAtMs += ms;
+    }
     this.#forward();
     return this.state();
   }
@@ -70,11 +76,6 @@ export class ControllableClock implements Clock {
     this.#frozenAtMs = null;
     this.#forward();
     return this.state();
-  }
-
-  #place(targetMs: number, frozen: boolean) {
-    this.#frozenAtMs = frozen ? targetMs : null;
-    this.#offsetMs = targetMs - this.#real.now();
   }
 
   #forward() {
