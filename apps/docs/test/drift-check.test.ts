@@ -37,6 +37,7 @@ describe("the generated types' drift check", () => {
     const files = [
       `${TYPES_PACKAGE}/package.json`,
       `${TYPES_PACKAGE}/src/generated/schema.ts`,
+      `${TYPES_PACKAGE}/src/generated/calls.ts`,
       "specs/forum/dist/openapi.json",
       "scripts/generated-types-stale.mjs",
     ];
@@ -57,15 +58,20 @@ describe("the generated types' drift check", () => {
     await expect(checkGenerated(root)).resolves.toMatchObject({ code: 0 });
   });
 
-  it("fails once they differ, saying to run `pnpm generate` in the words the guide quotes", async () => {
-    await appendFile(join(root, TYPES_PACKAGE, "src/generated/schema.ts"), "export type Stale = true;\n");
-    const { code, stderr } = await checkGenerated(root);
-    expect(code).not.toBe(0);
-    expect(stderr).toContain("Run `pnpm generate` at the repository root");
+  it.each(["schema.ts", "calls.ts"])(
+    "fails once %s differs, saying to run `pnpm generate` in the words the guide quotes",
+    async (file) => {
+      const generated = join(root, TYPES_PACKAGE, "src/generated", file);
+      await appendFile(generated, "export type Stale = true;\n");
+      const { code, stderr } = await checkGenerated(root);
+      await copyFile(join(REPO_ROOT, TYPES_PACKAGE, "src/generated", file), generated);
+      expect(code).not.toBe(0);
+      expect(stderr).toContain("Run `pnpm generate` at the repository root");
 
-    const guide = await readFile(join(SITE_ROOT, "src/content/docs/guides/extending-an-api.mdx"), "utf8");
-    const quoted = guide.split("\n").filter((line) => line.startsWith("@pigeonhole/forum-types: "));
-    expect(quoted).toHaveLength(1);
-    expect(stderr.split("\n")).toContain(quoted[0]);
-  });
+      const guide = await readFile(join(SITE_ROOT, "src/content/docs/guides/extending-an-api.mdx"), "utf8");
+      const quoted = guide.split("\n").filter((line) => line.startsWith("@pigeonhole/forum-types: "));
+      expect(quoted).toHaveLength(1);
+      expect(stderr.split("\n")).toContain(quoted[0]);
+    },
+  );
 });

@@ -7,50 +7,46 @@ import type { RetryEvent } from "./hooks.js";
 import { type OffsetPage, offsetCursor, type TokenPage, tokenCursor } from "./list-pages.js";
 import { createLogger, type Logger } from "./logger.js";
 
-// A two-path API in the shape openapi-typescript generates.
+// A four-path API's call table, in the shape openapi-call-table generates.
 interface Thing {
   id: string;
 }
 type ErrorBody = MailErrorResponse;
-type Json<T> = { content: { "application/json": T } };
-interface paths {
-  "/v1/things": {
-    get: {
-      parameters: { query?: { limit?: number; page_token?: string; offset?: number } };
-      requestBody?: never;
-      responses: {
-        200: Json<{ things: Thing[]; next_page_token: string | null; has_more: boolean; next_offset: number }>;
-        400: Json<ErrorBody>;
-      };
-    };
-    post: {
-      parameters: { query?: never };
-      requestBody: Json<{ name: string }>;
-      responses: { 201: Json<Thing>; 400: Json<ErrorBody> };
-    };
-  };
-  "/v1/things/{id}": {
-    get: {
-      parameters: { path: { id: string } };
-      requestBody?: never;
-      responses: { 200: Json<Thing>; 404: Json<ErrorBody> };
-    };
-  };
-  "/v1/things/{id}/flip": {
-    post: {
-      parameters: { path: { id: string } };
-      requestBody?: never;
-      responses: { 200: Json<Thing>; 404: Json<ErrorBody> };
-    };
-  };
-  "/v1/signup": {
-    post: {
-      parameters: { query?: never };
-      requestBody: Json<{ name: string }>;
-      responses: { 201: Json<{ key: string }>; 400: Json<ErrorBody> };
-    };
-  };
+interface Call<Init extends object, Required extends boolean, Data, Item = never> {
+  operation: unknown;
+  init: Init;
+  required: Required;
+  data: Data;
+  error: ErrorBody;
+  item: Item;
+  download: false;
 }
+interface ThingsPage {
+  things: Thing[];
+  next_page_token: string | null;
+  has_more: boolean;
+  next_offset: number;
+}
+type ById = { params: { path: { id: string } }; body?: never };
+type calls = {
+  get: {
+    "/v1/things": Call<
+      { params?: { query?: { limit?: number; page_token?: string; offset?: number } }; body?: never },
+      false,
+      ThingsPage,
+      Thing
+    >;
+    "/v1/things/{id}": Call<ById, true, Thing>;
+  };
+  put: Record<never, never>;
+  post: {
+    "/v1/things": Call<{ params?: { query?: never }; body: { name: string } }, true, Thing>;
+    "/v1/things/{id}/flip": Call<ById, true, Thing>;
+    "/v1/signup": Call<{ params?: { query?: never }; body: { name: string } }, true, { key: string }>;
+  };
+  patch: Record<never, never>;
+  delete: Record<never, never>;
+};
 
 const tokenService: ServiceDefinition<TokenPage> = {
   factory: "createThingsClient",
@@ -66,7 +62,7 @@ const offsetService: ServiceDefinition<OffsetPage> = { ...tokenService, pageCurs
 /** A 503 that asks for an immediate retry, so tests do not wait out the backoff. */
 const unavailable = () => new Response(null, { status: 503, headers: { "retry-after-ms": "0" } });
 
-const tokenClient = (options: ClientOptions) => createApiClient<paths, TokenPage>(tokenService, options);
+const tokenClient = (options: ClientOptions) => createApiClient<calls, TokenPage>(tokenService, options);
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -231,7 +227,7 @@ describe("a service with operations that need no key", () => {
     ...tokenService,
     publicOperations: new Set(["POST /v1/signup"]),
   };
-  const openClient = (options: ClientOptions) => createApiClient<paths, TokenPage>(openService, options);
+  const openClient = (options: ClientOptions) => createApiClient<calls, TokenPage>(openService, options);
 
   it("makes a client without a key, which calls those operations with no Authorization header", async () => {
     vi.stubEnv("THINGS_API_KEY", "");
@@ -273,7 +269,7 @@ describe("a service whose idempotency header only some writes take", () => {
     idempotentOperations: new Set(["POST /v1/things"]),
   };
   const client = (fetch: ClientOptions["fetch"]) =>
-    createApiClient<paths, TokenPage>(selective, { apiKey: "k", fetch });
+    createApiClient<calls, TokenPage>(selective, { apiKey: "k", fetch });
   const flip = (
     fetch: ClientOptions["fetch"],
     init: { fetch?: ClientOptions["fetch"]; idempotencyKey?: string } = {},
@@ -351,7 +347,7 @@ describe("paginate", () => {
         next_offset: offset + 2,
       });
     });
-    const client = createApiClient<paths, OffsetPage>(offsetService, { apiKey: "k", fetch });
+    const client = createApiClient<calls, OffsetPage>(offsetService, { apiKey: "k", fetch });
     const ids = (await client.paginate("/v1/things", { params: { query: { limit: 2 } } }).toArray()).map((t) => t.id);
     expect(ids).toEqual(["a", "b", "c", "d", "e"]);
     expect(requests.map((r) => new URL(r.url).searchParams.get("offset"))).toEqual([null, "2", "4"]);

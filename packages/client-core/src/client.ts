@@ -13,7 +13,7 @@ import type { Hooks } from "./hooks.js";
 import type { PageCursor } from "./list-pages.js";
 import { pageItems } from "./list-pages.js";
 import { paginate } from "./pagination.js";
-import type { ApiCalls, ClientMethod, OperationKey } from "./path-types.js";
+import type { ApiCalls, CallTable, ClientMethod, OperationKey } from "./path-types.js";
 import { createTransport, type Fetch, type RequestOptions, type TransportOptions } from "./transport.js";
 import { type ErrorFromResponse, unwrap } from "./unwrap.js";
 
@@ -73,11 +73,14 @@ export interface ServiceDefinition<TPage> {
   errors: { fromResponse: ErrorFromResponse };
 }
 
-export type { ClientMethod, DataMethod, ResultMethod } from "./path-types.js";
+export type { CallTable, CallTypes, ClientMethod, DataMethod, ResultMethod } from "./path-types.js";
 
-/** A typed client of one API: both call styles for every operation of its spec, plus auto-pagination. */
-export interface ApiClient<Paths extends object, TPage, Options = RequestOptions>
-  extends ApiCalls<Paths, TPage, Options> {
+/**
+ * A typed client of one API: both call styles for every operation of its call table (`calls`, generated beside the
+ * spec's `paths`), plus auto-pagination.
+ */
+export interface ApiClient<Calls extends CallTable, TPage, Options = RequestOptions>
+  extends ApiCalls<Calls, TPage, Options> {
   /** openapi-fetch middleware, applied to calls of both styles. */
   use(...middleware: Middleware[]): void;
   eject(...middleware: Middleware[]): void;
@@ -85,7 +88,7 @@ export interface ApiClient<Paths extends object, TPage, Options = RequestOptions
    * A new client with these options changed and the rest kept, hooks included, starting with the middleware this
    * one has now. Later `use()` and `eject()` on either client leave the other as it is.
    */
-  withOptions(options: ClientOptions): ApiClient<Paths, TPage, Options>;
+  withOptions(options: ClientOptions): ApiClient<Calls, TPage, Options>;
 }
 
 const METHODS = { get: "GET", put: "PUT", post: "POST", patch: "PATCH", delete: "DELETE" } as const;
@@ -115,10 +118,10 @@ type LooseMethod = (
 ) => Promise<FetchResponse<Record<string, never>, unknown, MediaType>>;
 
 /** Builds a client for one service; `@pigeonhole/inbox` and `@pigeonhole/forum` are thin calls of this. */
-export function createApiClient<Paths extends object, TPage, Options = RequestOptions>(
+export function createApiClient<Calls extends CallTable, TPage, Options = RequestOptions>(
   service: ServiceDefinition<TPage>,
   options: ClientOptions = {},
-): ApiClient<Paths, TPage, Options> {
+): ApiClient<Calls, TPage, Options> {
   const key = options.apiKey ?? readEnv(service.apiKeyEnv);
   const apiKey = typeof key === "string" && key.trim() !== "" ? key : undefined;
   const missingKey = (operation?: OperationKey) => {
@@ -145,7 +148,8 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
   const unkeyedOptions: TransportOptions = { ...options, idempotencyHeader: undefined };
   const unkeyedTransport =
     idempotencyHeader === undefined || idempotentOperations === undefined ? undefined : createTransport(unkeyedOptions);
-  const http = createClient<Paths>({
+  // Typed by the call table rather than by openapi-fetch: the calls below go through `loose`.
+  const http = createClient({
     baseUrl,
     // defaultHeaders come second, so they can replace the Authorization header or remove it with null.
     headers: Object.fromEntries(
@@ -212,7 +216,7 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
       }
     },
     withOptions(overrides: ClientOptions) {
-      const derived = createApiClient<Paths, TPage, Options>(service, { ...options, ...overrides });
+      const derived = createApiClient<Calls, TPage, Options>(service, { ...options, ...overrides });
       derived.use(...middlewares);
       return derived;
     },
@@ -238,5 +242,5 @@ export function createApiClient<Paths extends object, TPage, Options = RequestOp
     client[method] = (path: string, init?: LooseInit) => send(method, path, init);
     client[name] = (path: string, init?: LooseInit) => unwrap(send(method, path, init), toError);
   }
-  return client as unknown as ApiClient<Paths, TPage, Options>;
+  return client as unknown as ApiClient<Calls, TPage, Options>;
 }

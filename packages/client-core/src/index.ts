@@ -1,5 +1,8 @@
+export type { CallTableMismatches, CallTableOf } from "./call-table-of.js";
 export {
   type ApiClient,
+  type CallTable,
+  type CallTypes,
   type ClientMethod,
   type ClientOptions,
   createApiClient,
@@ -32,12 +35,9 @@ export type {
   DownloadData,
   DownloadOperations,
   FetchCallOptions,
-  ItemOf,
   ListPath,
   OperationKey,
-  Operations,
   OperationsWithHeader,
-  SuccessData,
 } from "./path-types.js";
 export {
   defineServiceErrors,

@@ -147,16 +147,25 @@ describe("constructors", () => {
 describe("two services", () => {
   // Each service's 404 as its client throws it, from a real Response with the service's envelope.
   const notFoundOf = async (errors: typeof mailErrors | typeof boardErrors, body: unknown) => {
-    interface paths {
-      "/things/{id}": {
-        get: {
-          parameters: { path: { id: string } };
-          requestBody?: never;
-          responses: { 200: { content: { "application/json": { id: string } } } };
+    // One operation, in the shape openapi-call-table generates.
+    type calls = {
+      get: {
+        "/things/{id}": {
+          operation: unknown;
+          init: { params: { path: { id: string } }; body?: never };
+          required: true;
+          data: { id: string };
+          error: unknown;
+          item: never;
+          download: false;
         };
       };
-    }
-    const client = createApiClient<paths, unknown>(
+      put: Record<never, never>;
+      post: Record<never, never>;
+      patch: Record<never, never>;
+      delete: Record<never, never>;
+    };
+    const client = createApiClient<calls, unknown>(
       {
         factory: "createClient",
         apiKeyEnv: "KEY",

@@ -8,7 +8,7 @@ import {
   offsetCursor,
   type RequestOptions,
 } from "@pigeonhole/client-core";
-import type { paths } from "@pigeonhole/forum-types";
+import type { calls, paths } from "@pigeonhole/forum-types";
 import { forumErrors } from "./errors.js";
 
 /** Options of `createForumClient`; every one has a default. */
@@ -27,7 +27,7 @@ export type ForumRequestOptions = RequestOptions;
  * resolves to the data or throws one of this package's `APIError` classes. `forum.paginate(path, init)` walks a
  * list across pages.
  */
-export type ForumClient = ApiClient<paths, OffsetPage, ForumRequestOptions>;
+export type ForumClient = ApiClient<calls, OffsetPage, ForumRequestOptions>;
 
 /**
  * The writes the service deduplicates by `Idempotency-Key`. Typed from the spec: an operation missing here, or one
@@ -61,5 +61,5 @@ const forumService = {
  * any other call rejects, saying the key is missing.
  */
 export function createForumClient(options?: ForumClientOptions): ForumClient {
-  return createApiClient<paths, OffsetPage, ForumRequestOptions>(forumService, options);
+  return createApiClient<calls, OffsetPage, ForumRequestOptions>(forumService, options);
 }

@@ -18,7 +18,7 @@ const packageDir = join(here, "..");
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 8_000);
 const ROUNDS = 10;
 const WARMUP = 2_000;
-const TSC_RUNS = 9;
+const TSC_RUNS = 15;
 
 /** The bench's output goes to stdout line by line. */
 const print = (line: string) => process.stdout.write(`${line}\n`);

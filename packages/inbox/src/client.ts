@@ -8,7 +8,7 @@ import {
   type TokenPage,
   tokenCursor,
 } from "@pigeonhole/client-core";
-import type { paths, WebhookEvent } from "@pigeonhole/inbox-types";
+import type { calls, WebhookEvent } from "@pigeonhole/inbox-types";
 import { AuthenticationError, inboxErrors } from "./errors.js";
 import { type EventStreamTarget, type EventsOptions, streamEvents } from "./events.js";
 
@@ -21,7 +21,7 @@ export type InboxClientOptions = ClientOptions;
  * resolves to the data or throws one of this package's `APIError` classes. A download (an attachment, a message's
  * source) resolves to a `Blob`, or to what `parseAs` names. `inbox.paginate(path, init)` walks a list across pages.
  */
-export interface InboxClient extends ApiClient<paths, TokenPage, RequestOptions> {
+export interface InboxClient extends ApiClient<calls, TokenPage, RequestOptions> {
   /**
    * The API key's events, live over a WebSocket, as an async iterable:
    * `for await (const event of inbox.events({ inbox_ids, signal })) { ... }`. Events arrive in the order they
@@ -37,7 +37,7 @@ export interface InboxClient extends ApiClient<paths, TokenPage, RequestOptions>
 export const INBOX_DOWNLOADS = [
   "GET /v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}",
   "GET /v0/inboxes/{inbox_id}/messages/{message_id}/raw",
-] as const satisfies readonly DownloadOperations<paths>[];
+] as const satisfies readonly DownloadOperations<calls>[];
 
 const inboxService = {
   factory: "createInboxClient",
@@ -55,11 +55,11 @@ const inboxService = {
  * from `options.baseUrl`, `PIGEONHOLE_INBOX_BASE_URL`, or a server running locally at http://127.0.0.1:4010.
  */
 export function createInboxClient(options: InboxClientOptions = {}): InboxClient {
-  return withEvents(createApiClient<paths, TokenPage, RequestOptions>(inboxService, options), options);
+  return withEvents(createApiClient<calls, TokenPage, RequestOptions>(inboxService, options), options);
 }
 
 /** Adds `events()` to a client made with `options`, and keeps it on the clients `withOptions` derives. */
-function withEvents(client: ApiClient<paths, TokenPage, RequestOptions>, options: InboxClientOptions): InboxClient {
+function withEvents(client: ApiClient<calls, TokenPage, RequestOptions>, options: InboxClientOptions): InboxClient {
   // The same key and address as the client's requests; createApiClient has already refused a missing key.
   const target: EventStreamTarget = {
     apiKey: options.apiKey ?? readEnv(inboxService.apiKeyEnv) ?? "",

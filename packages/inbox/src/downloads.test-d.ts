@@ -1,7 +1,7 @@
 import type { DownloadOperations } from "@pigeonhole/client-core";
 import { describe, expectTypeOf, it } from "vitest";
 import type { INBOX_DOWNLOADS } from "./client.js";
-import { createInboxClient, type ErrorResponse, type Message, type paths, type SendMessageResponse } from "./index.js";
+import { type calls, createInboxClient, type ErrorResponse, type Message, type SendMessageResponse } from "./index.js";
 
 const inbox = createInboxClient({ apiKey: "k" });
 const inbox_id = "support@pigeonhole.test";
@@ -14,8 +14,8 @@ type Stream = NonNullable<Response["body"]>;
 
 describe("the downloads the client knows", () => {
   it("are exactly the spec's operations whose success is not JSON", () => {
-    expectTypeOf<(typeof INBOX_DOWNLOADS)[number]>().toEqualTypeOf<DownloadOperations<paths>>();
-    expectTypeOf<DownloadOperations<paths>>().toEqualTypeOf<`GET ${typeof ATTACHMENT}` | `GET ${typeof RAW}`>();
+    expectTypeOf<(typeof INBOX_DOWNLOADS)[number]>().toEqualTypeOf<DownloadOperations<calls>>();
+    expectTypeOf<DownloadOperations<calls>>().toEqualTypeOf<`GET ${typeof ATTACHMENT}` | `GET ${typeof RAW}`>();
   });
 });
 

@@ -7,7 +7,7 @@ import {
   type TokenPage,
   tokenCursor,
 } from "@pigeonhole/client-core";
-import type { paths } from "@pigeonhole/test-control-types";
+import type { calls } from "@pigeonhole/test-control-types";
 import type { TestControlApi } from "./api.js";
 import { type ClockControl, clockControl } from "./clock.js";
 import { errorFromResponse } from "./errors.js";
@@ -69,7 +69,7 @@ export function createTestControl(options: TestControlOptions = {}): TestControl
   }
   const { key: _, ...clientOptions } = options;
   return withHelpers(
-    createApiClient<paths, TokenPage, RequestOptions>(testControlService, { ...clientOptions, apiKey: key }),
+    createApiClient<calls, TokenPage, RequestOptions>(testControlService, { ...clientOptions, apiKey: key }),
   );
 }
 
