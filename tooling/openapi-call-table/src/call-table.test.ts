@@ -39,7 +39,11 @@ const document = {
         requestBody: json({ type: "object" }),
         responses: { "200": json({ type: "object" }) },
       },
-      delete: { operationId: "deleteThing", responses: { "204": { description: "Gone" } } },
+      delete: {
+        operationId: "deleteThing",
+        // A redirect is neither a success nor an error to openapi-fetch.
+        responses: { "204": { description: "Gone" }, "303": { description: "Elsewhere", ...json({}) } },
+      },
     },
     "/v1/tags": {
       get: { operationId: "listTags", responses: { "200": json({ $ref: "#/components/schemas/Tagged" }) } },

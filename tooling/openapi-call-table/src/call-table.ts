@@ -30,9 +30,18 @@ interface Document {
   paths?: Record<string, Record<string, unknown> | Reference>;
 }
 
-/** openapi-typescript's success statuses (its `OkStatus`) and error statuses (its `ErrorStatus`). */
-const isSuccess = (status: string) => /^2(\d\d|XX)$/.test(status);
-const isError = (status: string) => /^[45](\d\d|XX)$/.test(status) || status === "default";
+/**
+ * The statuses openapi-fetch reads as a success (openapi-typescript-helpers' `OkStatus`) and as an error (its
+ * `ErrorStatus`), so that the table agrees with the types it replaces.
+ */
+const SUCCESS = new Set(["200", "201", "202", "203", "204", "206", "207", "2XX"]);
+const ERROR = new Set([
+  ..."500 501 502 503 504 505 506 507 508 510 511 5XX".split(" "),
+  ..."400 401 402 403 404 405 406 407 408 409 410 411 412 413 414 415 416 417 418".split(" "),
+  ..."420 421 422 423 424 425 426 427 428 429 430 431 444 450 451 497 498 499 4XX default".split(" "),
+]);
+const isSuccess = (status: string) => SUCCESS.has(status);
+const isError = (status: string) => ERROR.has(status);
 const isJson = (media: string) => media.endsWith("/json");
 
 /** A status as openapi-typescript keys it: numbers bare, anything else quoted. */
