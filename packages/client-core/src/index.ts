@@ -1,4 +1,3 @@
-export type { CallTableMismatches, CallTableOf } from "./call-table-of.js";
 export {
   type ApiClient,
   type CallTable,
@@ -22,6 +21,7 @@ export {
   type ErrorClass,
   PigeonholeError,
 } from "./errors.js";
+export type { CallTableMismatches, CallTableOf, OperationsWithHeader } from "./from-paths.js";
 export type { GiveUpEvent, Hooks, RequestEvent, ResponseEvent, RetryEvent } from "./hooks.js";
 export { type OffsetPage, offsetCursor, type PageCursor, type TokenPage, tokenCursor } from "./list-pages.js";
 export { createLogger, type Logger, type LogLevel } from "./logger.js";
@@ -37,7 +37,6 @@ export type {
   FetchCallOptions,
   ListPath,
   OperationKey,
-  OperationsWithHeader,
 } from "./path-types.js";
 export {
   defineServiceErrors,

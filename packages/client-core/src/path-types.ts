@@ -45,29 +45,6 @@ export type CallTable = { [M in ClientMethod]: { [path: string]: CallTypes } };
 /** One operation of an API, named by its method and its path as the spec writes it: `"POST /v1/things/{id}"`. */
 export type OperationKey = `${Uppercase<ClientMethod>} ${string}`;
 
-/** The operations of one HTTP method in `paths`, by path; paths without that method are left out. */
-type PathOperations<Paths, M extends ClientMethod> = {
-  [P in keyof Paths as Paths[P] extends { [K in M]: object } ? P : never]: Paths[P][M & keyof Paths[P]];
-};
-
-/**
- * The operations of an API that declare the header parameter `Header`, as `OperationKey`s: for a service definition's
- * `idempotentOperations`, typed so that a list of them can be checked against the spec.
- */
-export type OperationsWithHeader<Paths, Header extends string> = {
-  [M in ClientMethod]: {
-    [P in keyof PathOperations<Paths, M> & string]: PathOperations<Paths, M>[P] extends {
-      parameters: { header?: infer H };
-    }
-      ? [NonNullable<H>] extends [never]
-        ? never
-        : Header extends keyof NonNullable<H>
-          ? `${Uppercase<M>} ${P}`
-          : never
-      : never;
-  }[keyof PathOperations<Paths, M> & string];
-}[ClientMethod];
-
 /**
  * The operations of an API whose success answers a body that is not JSON (a file, a message's source), as
  * `OperationKey`s: for a service definition's `downloads`, typed so that a list of them can be checked against the spec.

@@ -1,6 +1,7 @@
-// The call table of an API derived from openapi-typescript's `paths` with conditional types: for a client whose
-// types package ships no generated `calls`. It is the same table, at a price: every consumer's type-check derives it
-// again, where a generated one is read as written. The clients test that the tables they ship equal this.
+// What is derived from openapi-typescript's `paths` with conditional types: the operations that take a given header,
+// and the call table of an API, for a client whose types package ships no generated `calls`. That table is the
+// generated one at a price: every consumer's type-check derives it again, where a generated one is read as written.
+// The clients test that the tables they ship equal it.
 import type { ErrorStatus, OkStatus } from "openapi-typescript-helpers";
 import type { CallTable, CallTypes, ClientMethod } from "./path-types.js";
 
@@ -8,6 +9,24 @@ import type { CallTable, CallTypes, ClientMethod } from "./path-types.js";
 type OperationsOf<Paths, M extends ClientMethod> = {
   [P in keyof Paths as Paths[P] extends { [K in M]: object } ? P : never]: Paths[P][M & keyof Paths[P]];
 };
+
+/**
+ * The operations of an API that declare the header parameter `Header`, as `OperationKey`s: for a service definition's
+ * `idempotentOperations`, typed so that a list of them can be checked against the spec.
+ */
+export type OperationsWithHeader<Paths, Header extends string> = {
+  [M in ClientMethod]: {
+    [P in keyof OperationsOf<Paths, M> & string]: OperationsOf<Paths, M>[P] extends {
+      parameters: { header?: infer H };
+    }
+      ? [NonNullable<H>] extends [never]
+        ? never
+        : Header extends keyof NonNullable<H>
+          ? `${Uppercase<M>} ${P}`
+          : never
+      : never;
+  }[keyof OperationsOf<Paths, M> & string];
+}[ClientMethod];
 
 type AnyMedia = `${string}/${string}`;
 type JsonMedia = `${string}/json`;
