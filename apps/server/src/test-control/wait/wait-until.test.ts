@@ -40,10 +40,9 @@ describe("waitUntil", () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(looks).toBe(1);
-    const notifiedAt = performance.now();
     wakeups.notify();
+    // Only the notification can answer: the next poll is a minute away and the deadline five seconds.
     expect(await waiting).toBe("found");
-    expect(performance.now() - notifiedAt).toBeLessThan(50);
     expect(looks).toBe(3);
     expect(wakeups.listening).toBe(0);
   });
