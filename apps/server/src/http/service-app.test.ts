@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../clock.ts";
 import { formatForumProblem } from "../forum/forum-errors.ts";
 import { formatInboxProblem } from "../inbox/inbox-errors.ts";
-import type { LogFields, ServerLogger } from "../logger.ts";
+import type { ServerLogger } from "../logger.ts";
 import { createSpecAjv } from "../spec/ajv.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
+import { recordingLogger } from "../testing/recording-logger.ts";
 import type { TestServer } from "../testing/test-server.ts";
 import { ManualClock, responseValidator, startTestServer } from "../testing/test-server.ts";
 import { listen } from "./listen.ts";
@@ -16,12 +17,7 @@ import { FixedWindowRateLimiter } from "./rate-limiter.ts";
 import type { ServiceAppOptions } from "./service-app.ts";
 import { createServiceApp } from "./service-app.ts";
 
-const lines: { message: string; fields: LogFields | undefined }[] = [];
-const capture: ServerLogger = {
-  info: (message, fields) => lines.push({ message, fields }),
-  warn: (message, fields) => lines.push({ message, fields }),
-  error: (message, fields) => lines.push({ message, fields }),
-};
+const { logger: capture, lines } = recordingLogger();
 
 let t: TestServer;
 beforeAll(async () => {
@@ -296,9 +292,9 @@ describe("headers and CORS", () => {
     lines.length = 0;
     const response = await fetch(inboxUrl("/v0/inboxes?limit=3"), { headers: auth(t.server.inbox.apiKey) });
     await response.text();
-    const line = lines.find((l) => l.fields?.request_id === response.headers.get("X-Request-Id"));
-    expect(line?.fields).toMatchObject({ service: "inbox", method: "GET", path: "/v0/inboxes", status: 200 });
-    expect(typeof line?.fields?.duration_ms).toBe("number");
+    const line = lines.find((l) => l.request_id === response.headers.get("X-Request-Id"));
+    expect(line).toMatchObject({ msg: "request", service: "inbox", method: "GET", path: "/v0/inboxes", status: 200 });
+    expect(typeof line?.duration_ms).toBe("number");
     expect(JSON.stringify(lines)).not.toContain(t.server.inbox.apiKey);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LogFields, ServerLogger } from "../../logger.ts";
+import { recordingLogger } from "../../testing/recording-logger.ts";
 import { testControlOf } from "../../testing/test-control-requests.ts";
 import type { TestServer } from "../../testing/test-server.ts";
 import { expectData, startTestServer } from "../../testing/test-server.ts";
@@ -7,12 +7,7 @@ import { expectData, startTestServer } from "../../testing/test-server.ts";
 // Request faults over real HTTP: answers in place of the service, lost connections before and after the work, and
 // latency; counted, listed, removed, and logged.
 
-const logged: (LogFields & { msg: string })[] = [];
-const logger: ServerLogger = {
-  info: (msg, fields) => logged.push({ msg, ...fields }),
-  warn: () => {},
-  error: () => {},
-};
+const { logger, lines: logged } = recordingLogger();
 
 let t: TestServer;
 let control: ReturnType<typeof testControlOf>;

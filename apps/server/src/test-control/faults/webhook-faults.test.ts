@@ -1,6 +1,6 @@
 import type { WebhookDelivery } from "@pigeonhole/inbox-types";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { LogFields, ServerLogger } from "../../logger.ts";
+import { recordingLogger } from "../../testing/recording-logger.ts";
 import { testControlOf } from "../../testing/test-control-requests.ts";
 import type { InboxClient, TestServer } from "../../testing/test-server.ts";
 import { expectData, startTestServer } from "../../testing/test-server.ts";
@@ -9,12 +9,7 @@ import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 // Webhook faults against a real receiver on 127.0.0.1, with the default retry schedule: the clock, not a short
 // schedule, brings the retry.
 
-const logged: (LogFields & { msg: string })[] = [];
-const logger: ServerLogger = {
-  info: (msg, fields) => logged.push({ msg, ...fields }),
-  warn: () => {},
-  error: () => {},
-};
+const { logger, lines: logged } = recordingLogger();
 
 let t: TestServer;
 let control: ReturnType<typeof testControlOf>;

@@ -1,7 +1,7 @@
 import type { WaitForMessageResponse } from "@pigeonhole/test-control-types";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LogFields, ServerLogger } from "../../logger.ts";
+import { recordingLogger } from "../../testing/recording-logger.ts";
 import type { Query } from "../../testing/test-control-requests.ts";
 import { testControlOf } from "../../testing/test-control-requests.ts";
 import type { TestServer } from "../../testing/test-server.ts";
@@ -9,12 +9,7 @@ import { expectData, startTestServer } from "../../testing/test-server.ts";
 
 // Wait For Message on the real server: every commit that stores a message (a send, mail over SMTP) wakes the waits.
 
-const logged: (LogFields & { msg: string })[] = [];
-const logger: ServerLogger = {
-  info: (msg, fields) => logged.push({ msg, ...fields }),
-  warn: () => {},
-  error: () => {},
-};
+const { logger, lines: logged } = recordingLogger();
 
 let t: TestServer;
 let control: ReturnType<typeof testControlOf>;
