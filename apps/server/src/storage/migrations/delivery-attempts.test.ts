@@ -1,19 +1,11 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import { createTestControl } from "@pigeonhole/test-control";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import pg from "pg";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../ids.ts";
-import { newTestDatabase, testBackend } from "../../testing/test-database.ts";
+import { olderDatabase } from "../../testing/older-database.ts";
+import { newTestDatabase } from "../../testing/test-database.ts";
 import { expectData, inboxClient, startTestServer } from "../../testing/test-server.ts";
 import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
-import { nodeSqliteDatabase } from "../sqlite/node-sqlite-driver.ts";
-import { postgresColumnTypes, sqliteColumnTypes } from "./column-types.ts";
-import { migrationProvider } from "./migration-provider.ts";
 
 const KEY = "key-of-a-server-without-attempts";
 const INBOX = "hooked@pigeonhole.test";
@@ -23,40 +15,26 @@ const FINISHED = "2026-11-01T10:05:00.000Z";
 
 /** A database as the server left it before attempts were kept: a webhook with a succeeded and a failed delivery. */
 async function databaseBeforeAttempts(location: string, webhookUrl: string): Promise<string> {
-  const postgres = testBackend() === "postgres";
-  let database = location;
-  let db: Kysely<unknown>;
-  if (postgres) {
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }) });
-  } else {
-    database = join(mkdtempSync(join(tmpdir(), "pigeonhole-migration-")), "old.db");
-    db = new Kysely({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(new DatabaseSync(database)) }) });
-  }
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider(postgres ? postgresColumnTypes : sqliteColumnTypes),
+  return olderDatabase(location, "0007_source_bcc", async (db) => {
+    await sql`insert into inbox_api_keys (key_hash, pod_id, created_at) values (${sha256Hex(KEY)}, 'pod-old', ${QUEUED})`.execute(
+      db,
+    );
+    await sql`insert into inboxes (inbox_id, pod_id, display_name, client_id, created_at, updated_at)
+      values (${INBOX}, 'pod-old', null, null, ${QUEUED}, ${QUEUED})`.execute(db);
+    await sql`insert into webhooks (webhook_id, pod_id, url, client_id, enabled, event_types, inbox_ids, secret,
+      created_at, updated_at) values (${WEBHOOK}, 'pod-old', ${webhookUrl}, null, 1, null, null,
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', ${QUEUED}, ${QUEUED})`.execute(db);
+    for (const [eventId, status, attempts] of [
+      ["evt_succeeded", "delivered", 2],
+      ["evt_failed", "failed", 9],
+    ] as const) {
+      await sql`insert into webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts,
+        next_attempt_at_ms, last_error, last_status_code, created_at, finished_at, inbox_id)
+        values (${WEBHOOK}, ${eventId}, 'message.received',
+        ${JSON.stringify({ type: "event", event_type: "message.received", event_id: eventId })}, ${status}, ${attempts},
+        0, null, 200, ${QUEUED}, ${FINISHED}, ${INBOX})`.execute(db);
+    }
   });
-  expect((await migrator.migrateTo("0007_source_bcc")).error).toBeUndefined();
-  await sql`insert into inbox_api_keys (key_hash, pod_id, created_at) values (${sha256Hex(KEY)}, 'pod-old', ${QUEUED})`.execute(
-    db,
-  );
-  await sql`insert into inboxes (inbox_id, pod_id, display_name, client_id, created_at, updated_at)
-    values (${INBOX}, 'pod-old', null, null, ${QUEUED}, ${QUEUED})`.execute(db);
-  await sql`insert into webhooks (webhook_id, pod_id, url, client_id, enabled, event_types, inbox_ids, secret,
-    created_at, updated_at) values (${WEBHOOK}, 'pod-old', ${webhookUrl}, null, 1, null, null,
-    'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', ${QUEUED}, ${QUEUED})`.execute(db);
-  for (const [eventId, status, attempts] of [
-    ["evt_succeeded", "delivered", 2],
-    ["evt_failed", "failed", 9],
-  ] as const) {
-    await sql`insert into webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts,
-      next_attempt_at_ms, last_error, last_status_code, created_at, finished_at, inbox_id)
-      values (${WEBHOOK}, ${eventId}, 'message.received',
-      ${JSON.stringify({ type: "event", event_type: "message.received", event_id: eventId })}, ${status}, ${attempts},
-      0, null, 200, ${QUEUED}, ${FINISHED}, ${INBOX})`.execute(db);
-  }
-  await db.destroy();
-  return database;
 }
 
 describe("the migration that keeps delivery attempts", () => {

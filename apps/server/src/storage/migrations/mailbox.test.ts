@@ -1,17 +1,9 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import pg from "pg";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../ids.ts";
-import { newTestDatabase, testBackend } from "../../testing/test-database.ts";
+import { olderDatabase } from "../../testing/older-database.ts";
+import { newTestDatabase } from "../../testing/test-database.ts";
 import { inboxClient, startTestServer } from "../../testing/test-server.ts";
-import { nodeSqliteDatabase } from "../sqlite/node-sqlite-driver.ts";
-import { postgresColumnTypes, sqliteColumnTypes } from "./column-types.ts";
-import { migrationProvider } from "./migration-provider.ts";
 
 const KEY = "key-of-an-older-server";
 const INBOX = "old@pigeonhole.test";
@@ -20,44 +12,30 @@ const AT = "2026-11-01T10:00:00.000Z";
 
 /** A database as the server left it before sources were kept: one received message with an attachment. */
 async function databaseBeforeSources(location: string): Promise<string> {
-  const postgres = testBackend() === "postgres";
-  let database = location;
-  let db: Kysely<unknown>;
-  if (postgres) {
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }) });
-  } else {
-    database = join(mkdtempSync(join(tmpdir(), "pigeonhole-migration-")), "old.db");
-    db = new Kysely({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(new DatabaseSync(database)) }) });
-  }
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider(postgres ? postgresColumnTypes : sqliteColumnTypes),
+  return olderDatabase(location, "0003_one_forum", async (db) => {
+    await sql`insert into inbox_api_keys (key_hash, pod_id, created_at) values (${sha256Hex(KEY)}, 'pod-old', ${AT})`.execute(
+      db,
+    );
+    await sql`insert into inboxes (inbox_id, pod_id, display_name, client_id, created_at, updated_at)
+      values (${INBOX}, 'pod-old', null, null, ${AT}, ${AT})`.execute(db);
+    await sql`insert into threads (thread_id, inbox_id, subject, participants, labels, message_count, last_message_at,
+      created_at, updated_at) values ('thd_old', ${INBOX}, 'Old', '[]', '["received"]', 1, ${AT}, ${AT}, ${AT})`.execute(
+      db,
+    );
+    await sql`insert into messages (inbox_id, message_id, thread_id, labels, sender, to_addresses, cc_addresses,
+      bcc_addresses, reply_to_addresses, subject, preview, text_body, html_body, in_reply_to, reference_ids, headers,
+      size, timestamp, created_at, updated_at)
+      values (${INBOX}, ${MESSAGE}, 'thd_old', '["received"]', 'ada@example.com', ${JSON.stringify([INBOX])}, '[]', '[]',
+      '[]', 'Old', 'Before', 'Before sources.', null, null, '[]', '{}', 20, ${AT}, ${AT}, ${AT})`.execute(db);
+    await sql`insert into attachments (message_id, attachment_id, position, filename, content_type, size, content)
+      values (${MESSAGE}, 'att_old', 0, 'old.bin', 'application/octet-stream', 3, ${new Uint8Array([0, 255, 10])})`.execute(
+      db,
+    );
+    await sql`insert into webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts,
+      next_attempt_at_ms, created_at) values ('wh_gone', 'evt_old', 'message.received',
+      ${JSON.stringify({ type: "event", event_type: "message.received", message: { inbox_id: INBOX } })}, 'pending', 0, 0,
+      ${AT})`.execute(db);
   });
-  expect((await migrator.migrateTo("0003_one_forum")).error).toBeUndefined();
-  await sql`insert into inbox_api_keys (key_hash, pod_id, created_at) values (${sha256Hex(KEY)}, 'pod-old', ${AT})`.execute(
-    db,
-  );
-  await sql`insert into inboxes (inbox_id, pod_id, display_name, client_id, created_at, updated_at)
-    values (${INBOX}, 'pod-old', null, null, ${AT}, ${AT})`.execute(db);
-  await sql`insert into threads (thread_id, inbox_id, subject, participants, labels, message_count, last_message_at,
-    created_at, updated_at) values ('thd_old', ${INBOX}, 'Old', '[]', '["received"]', 1, ${AT}, ${AT}, ${AT})`.execute(
-    db,
-  );
-  await sql`insert into messages (inbox_id, message_id, thread_id, labels, sender, to_addresses, cc_addresses,
-    bcc_addresses, reply_to_addresses, subject, preview, text_body, html_body, in_reply_to, reference_ids, headers,
-    size, timestamp, created_at, updated_at)
-    values (${INBOX}, ${MESSAGE}, 'thd_old', '["received"]', 'ada@example.com', ${JSON.stringify([INBOX])}, '[]', '[]',
-    '[]', 'Old', 'Before', 'Before sources.', null, null, '[]', '{}', 20, ${AT}, ${AT}, ${AT})`.execute(db);
-  await sql`insert into attachments (message_id, attachment_id, position, filename, content_type, size, content)
-    values (${MESSAGE}, 'att_old', 0, 'old.bin', 'application/octet-stream', 3, ${new Uint8Array([0, 255, 10])})`.execute(
-    db,
-  );
-  await sql`insert into webhook_deliveries (webhook_id, event_id, event_type, payload, status, attempts,
-    next_attempt_at_ms, created_at) values ('wh_gone', 'evt_old', 'message.received',
-    ${JSON.stringify({ type: "event", event_type: "message.received", message: { inbox_id: INBOX } })}, 'pending', 0, 0,
-    ${AT})`.execute(db);
-  await db.destroy();
-  return database;
 }
 
 describe("the migration that keeps sources", () => {

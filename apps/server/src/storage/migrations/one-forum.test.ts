@@ -1,56 +1,33 @@
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import pg from "pg";
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../../testing/test-database.ts";
+import { olderDatabase } from "../../testing/older-database.ts";
+import { newTestDatabase } from "../../testing/test-database.ts";
 import { openStorage } from "../open-storage.ts";
-import { nodeSqliteDatabase } from "../sqlite/node-sqlite-driver.ts";
-import { postgresColumnTypes, sqliteColumnTypes } from "./column-types.ts";
-import { migrationProvider } from "./migration-provider.ts";
 
 const GENERAL = "00000000-0000-4000-8000-000000000001";
 
 /** A database as the server left it before the one forum: each forum key its own tenant. */
 async function databaseOfTenants(location: string): Promise<string> {
-  const postgres = testBackend() === "postgres";
-  let database = location;
-  let db: Kysely<unknown>;
-  if (postgres) {
-    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }) });
-  } else {
-    const { DatabaseSync } = await import("node:sqlite");
-    const { mkdtempSync } = await import("node:fs");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
-    database = join(mkdtempSync(join(tmpdir(), "pigeonhole-migration-")), "old.db");
-    db = new Kysely({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(new DatabaseSync(database)) }) });
-  }
-  const migrator = new Migrator({
-    db,
-    provider: migrationProvider(postgres ? postgresColumnTypes : sqliteColumnTypes),
+  return olderDatabase(location, "0002_shared_database", async (db) => {
+    const at = "2026-11-01T10:00:00.000Z";
+    for (const [agent, name, post] of [
+      ["a0000000-0000-4000-8000-00000000000a", "twin", "p-a"],
+      ["b0000000-0000-4000-8000-00000000000b", "twin", "p-b"],
+    ]) {
+      await sql`insert into forum_agents (agent_id, name, key_hash, created_at) values (${agent}, ${name}, ${`hash-${agent}`}, ${at})`.execute(
+        db,
+      );
+      await sql`insert into forum_communities (tenant_id, community_id, name, display_name, created_at)
+        values (${agent}, ${GENERAL}, 'general', 'General', ${at})`.execute(db);
+      await sql`insert into forum_posts (post_id, tenant_id, community_id, author_id, title, content, url, upvotes,
+        downvotes, comment_count, hot_rank, created_at)
+        values (${post}, ${agent}, ${GENERAL}, ${agent}, ${`Post of ${agent}`}, 'Old.', null, 0, 0, 1, 1.0, ${at})`.execute(
+        db,
+      );
+      await sql`insert into forum_comments (comment_id, tenant_id, post_id, parent_id, author_id, content, created_at)
+        values (${`c-${post}`}, ${agent}, ${post}, null, ${agent}, 'Old comment.', ${at})`.execute(db);
+    }
   });
-  const { error } = await migrator.migrateTo("0002_shared_database");
-  expect(error).toBeUndefined();
-  const at = "2026-11-01T10:00:00.000Z";
-  for (const [agent, name, post] of [
-    ["a0000000-0000-4000-8000-00000000000a", "twin", "p-a"],
-    ["b0000000-0000-4000-8000-00000000000b", "twin", "p-b"],
-  ]) {
-    await sql`insert into forum_agents (agent_id, name, key_hash, created_at) values (${agent}, ${name}, ${`hash-${agent}`}, ${at})`.execute(
-      db,
-    );
-    await sql`insert into forum_communities (tenant_id, community_id, name, display_name, created_at)
-      values (${agent}, ${GENERAL}, 'general', 'General', ${at})`.execute(db);
-    await sql`insert into forum_posts (post_id, tenant_id, community_id, author_id, title, content, url, upvotes,
-      downvotes, comment_count, hot_rank, created_at)
-      values (${post}, ${agent}, ${GENERAL}, ${agent}, ${`Post of ${agent}`}, 'Old.', null, 0, 0, 1, 1.0, ${at})`.execute(
-      db,
-    );
-    await sql`insert into forum_comments (comment_id, tenant_id, post_id, parent_id, author_id, content, created_at)
-      values (${`c-${post}`}, ${agent}, ${post}, null, ${agent}, 'Old comment.', ${at})`.execute(db);
-  }
-  await db.destroy();
-  return database;
 }
 
 describe("the migration to one forum", () => {
