@@ -2,7 +2,8 @@
 # The tests use real programs from Debian's packages: Chromium for the browser tests (playwright-core never downloads
 # a browser), curl for the docs' curl examples, PostgreSQL's server for the server's tests on PostgreSQL, and for the
 # e-mail tests Postfix (a throw-away relay), Cyrus SASL's saslpasswd2 (its logins), swaks (an SMTP client) and
-# openssl (certificates for STARTTLS). Installs whichever is missing, and with CI=true all of them even when present,
+# openssl (certificates for STARTTLS and TLS), and for the deployment guide's examples nginx (a throw-away balancer)
+# and sqlite3 (its backup command). Installs whichever is missing, and with CI=true all of them even when present,
 # so that CI proves each install step works on a machine that lacks the tool.
 set -euo pipefail
 
@@ -16,6 +17,8 @@ tools=(
   /usr/sbin/saslpasswd2 sasl2-bin
   swaks swaks
   openssl openssl
+  /usr/sbin/nginx nginx
+  sqlite3 sqlite3
 )
 
 present() {

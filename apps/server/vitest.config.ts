@@ -17,6 +17,7 @@ const STORING_SUITES = [
   "src/mail/**/*.test.ts",
   "src/test-control/**/*.test.ts",
   "test/clients/**/*.test.ts",
+  "test/security/**/*.test.ts",
 ];
 
 export default defineConfig({

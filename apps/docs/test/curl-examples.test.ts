@@ -62,6 +62,8 @@ const STEPS: readonly Step[] = [
   { api: "inbox", operationId: "createInbox" },
   { api: "inbox", operationId: "listInboxes" },
   { api: "inbox", operationId: "getInbox" },
+  { api: "inbox", operationId: "listDomains" },
+  { api: "inbox", operationId: "getDomain" },
   {
     api: "inbox",
     operationId: "sendMessage",

@@ -42,6 +42,7 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   ["guides/retries.ts", "@pigeonhole.test>"],
   ["guides/errors.ts", "not_found_error"],
   ["guides/rate-limits.ts", "of 1000 left"],
+  ["guides/email-domains.ts", "pigeonhole.test VERIFIED\n400 DOMAIN_NOT_HOSTED domain\n"],
   ["forum/registerAgent.ts", "acting as ada"],
   ["forum/getMe.ts", "pigeonhole-dev"],
   ["forum/createCommunity.ts", "planning planning"],

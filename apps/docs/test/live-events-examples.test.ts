@@ -152,6 +152,13 @@ describe("the live events guide's examples, listening to the server", () => {
     expect(await readFile(checkpoint, "utf8")).toBe(ids.at(-1));
   });
 
+  it("ready.ts hears the message it sends right after the stream is ready, with no wait in between", async () => {
+    const ready = start("live-events-ready.ts");
+    const [code] = (await once(ready.child, "exit", { signal: AbortSignal.timeout(15_000) })) as [number | null];
+    expect(ready.output()).toBe("ada@pigeonhole.test: Sent right after ready()\n");
+    expect(code).toBe(0);
+  });
+
   it("raw.ts speaks the protocol with the runtime's WebSocket", async () => {
     const raw = start("live-events-raw.ts");
     await eventually(() => raw.output().includes("subscribed to"), "the subscription");

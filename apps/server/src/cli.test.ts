@@ -1,13 +1,28 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import { createTestControl } from "@pigeonhole/test-control";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI_ENTRY, ON_FREE_PORTS, runCli, TEST_KEYS } from "./testing/cli-process.ts";
 import { expectData, forumClient, inboxClient } from "./testing/test-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * Runs the CLI to its end without blocking this process, so that connections to a server under test stay served
+ * meanwhile: answers its exit status and output, as `runToEnd` does.
+ */
+const runWhileServing = (args: string[]) =>
+  promisify(execFile)(process.execPath, [CLI_ENTRY, ...args], {
+    encoding: "utf8",
+    env: { ...process.env, NODE_NO_WARNINGS: "1" },
+  }).then(
+    ({ stdout, stderr }) => ({ status: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ ...error, status: error.code }),
+  );
 
 const runToEnd = (args: string[]) =>
   spawnSync(process.execPath, [CLI_ENTRY, ...args], {
@@ -105,6 +120,60 @@ describe("pigeonhole-server", () => {
     expect(existsSync(database)).toBe(true);
   });
 
+  it("removes the development keys when restarted with --no-dev-keys, keeping keys created on purpose", async () => {
+    const database = join(dir, "no-dev-keys.db");
+    const local = await runCli(["--db", database, ...ON_FREE_PORTS, "--quiet"], 60_000);
+    const created = (await runWhileServing(["keys", "create", "--service", "inbox", "--db", database])).stdout.trim();
+    local.child.kill("SIGTERM");
+    await local.exited;
+    const production = await runCli(["--db", database, ...ON_FREE_PORTS, "--quiet", "--no-dev-keys"], 60_000);
+    try {
+      const status = async (url: string, key: string) =>
+        (await fetch(url, { headers: { Authorization: `Bearer ${key}` } })).status;
+      expect(await status(`${production.inboxUrl}/v0/inboxes`, TEST_KEYS.inbox)).toBe(401);
+      expect(await status(`${production.forumUrl}/api/v1/agents/me`, TEST_KEYS.forum)).toBe(401);
+      expect(await status(`${production.inboxUrl}/v0/inboxes`, created)).toBe(200);
+      expect(production.stdout()).toContain("  Test       test control off\n");
+      const listed = (await runWhileServing(["keys", "list", "--db", database])).stdout;
+      expect(listed).not.toMatch(/\byes$/m);
+    } finally {
+      production.child.kill("SIGTERM");
+      await production.exited;
+    }
+  }, 120_000);
+
+  it("revokes a key while the server runs on the file: the server refuses it within a second of its clock", async () => {
+    const database = join(dir, "revoke.db");
+    const cli = await runCli(["--db", database, ...ON_FREE_PORTS, "--quiet"], 60_000);
+    try {
+      const key = (await runWhileServing(["keys", "create", "--service", "inbox", "--db", database])).stdout.trim();
+      const status = async () =>
+        (await fetch(`${cli.inboxUrl}/v0/inboxes`, { headers: { Authorization: `Bearer ${key}` } })).status;
+      // The server's clock, frozen and then moved by test control, bounds how long it honours the key: no sleep, no
+      // race with the time the CLI takes.
+      const clock = createTestControl({ baseUrl: cli.inboxUrl }).clock;
+      await clock.set({ frozen: true });
+      expect(await status()).toBe(200);
+      const revoked = await runWhileServing(["keys", "revoke", key, "--db", database]);
+      expect(revoked.status).toBe(0);
+      expect(revoked.stdout).toMatch(/^Revoked key_[0-9a-f]{16}, an inbox key of pod [0-9a-f-]{36}\./);
+      let moved = 0;
+      while ((await status()) !== 401 && moved < 2_000) {
+        await clock.advance(100);
+        moved += 100;
+      }
+      expect(moved).toBeGreaterThan(0);
+      expect(moved).toBeLessThanOrEqual(1_000);
+      const unknown = await runWhileServing(["keys", "revoke", key, "--db", database]);
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain("No key to revoke");
+      expect(unknown.stderr).not.toContain(key);
+    } finally {
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+    }
+  }, 120_000);
+
   it("is linked from a file a fresh clone has before any build", () => {
     // pnpm links bins at install, before `pnpm build` makes dist/: a bin pointing into dist/ would not be linked.
     const { bin } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
@@ -158,6 +227,17 @@ describe("pigeonhole-server", () => {
     expect(both.status).toBe(2);
     expect(runToEnd(["--help"]).stdout).toContain("--test-control, --no-test-control");
   });
+
+  it("explains the keys commands and key rotation, and refuses their bad flags", () => {
+    const help = runToEnd(["--help"]).stdout;
+    expect(help).toContain("pigeonhole-server keys list [--service inbox|forum]");
+    expect(help).toContain("pigeonhole-server keys revoke <key id or key>");
+    expect(help).toContain("Rotating an inbox key without downtime");
+    expect(help).toContain("keys create --service inbox --pod <pod id>");
+    expect(runToEnd(["keys", "revoke"]).status).toBe(2);
+    expect(runToEnd(["keys", "create", "--service", "forum", "--pod", "p"]).stderr).toContain("--service inbox");
+    expect(runToEnd(["keys", "list", "--service", "mail"]).status).toBe(2);
+  }, 120_000);
 
   it("explains its usage and refuses bad flags", () => {
     const help = runToEnd(["--help"]);

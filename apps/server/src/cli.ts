@@ -5,7 +5,9 @@ import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { systemClock } from "./clock.ts";
-import { ApiKeys } from "./keys/api-keys.ts";
+import { ApiKeys, UnknownPodError } from "./keys/api-keys.ts";
+import { KEY_ID } from "./keys/key-id.ts";
+import { describeRevokedKey, formatKeyTable } from "./keys/key-table.ts";
 import { AgentNameTakenError, InvalidAgentNameError, registerKey } from "./keys/register-key.ts";
 import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 import { describeRelay } from "./mail/outbound/relay-transport.ts";
@@ -23,20 +25,39 @@ import { redactPassword } from "./storage/postgres/open-postgres.ts";
 
 const USAGE = `Usage:
   pigeonhole-server [start] [options]     run the Inbox API and the Forum API
-  pigeonhole-server keys create --service inbox|forum [--name <agent name>] [--database <url|file>] [--create-db]
-                                           register a new API key (a new pod, or a new forum agent) and print it
+  pigeonhole-server keys create --service inbox|forum [--name <agent name>] [--pod <pod id>]
+                    [--database <url|file>] [--create-db]
+                                           register a new API key (a new pod, a second key of a pod, or a new forum
+                                           agent) and print it
+  pigeonhole-server keys list [--service inbox|forum] [--database <url|file>]
+                                           list the keys: id, service, pod (inbox) or agent (forum), creation, and
+                                           whether it is a development key; never the keys, which are stored hashed
+  pigeonhole-server keys revoke <key id or key> [--database <url|file>]
+                                           revoke a key (an inbox key is deleted; a forum agent keeps its content);
+                                           every running server refuses it within a second
 
-Options of keys create:
+Options of keys create, keys list and keys revoke:
   --database <url|file>              the server's database (default ./${DEFAULT_DATABASE_FILE}); a SQLite file must exist
-  --create-db                        create the SQLite file when it does not exist
+  --create-db                        keys create: create the SQLite file when it does not exist
+  --pod <pod id>                     keys create --service inbox: a second key for this pod (its id from keys list)
+  --service inbox|forum              keys list: only this service's keys
+
+Rotating an inbox key without downtime: create a second key for its pod
+  (pigeonhole-server keys create --service inbox --pod <pod id>, the pod id from keys list), give your clients the
+  new key, then revoke the old one (pigeonhole-server keys revoke <key id>). Both keys open the pod until then.
 
 Options of start:
   --database <url|file>              postgres://user:pass@host:5432/db for PostgreSQL (any number of instances may
                                      share it), else a SQLite file (default ./${DEFAULT_DATABASE_FILE})
   --database-pool-size <n>           PostgreSQL connections per instance (default 10)
   --memory                           keep everything in memory; nothing survives a restart
-  --dev-keys, --no-dev-keys          register the development keys (default: with SQLite yes, with PostgreSQL no)
-  --host <address>                   interface to bind (default 127.0.0.1)
+  --dev-keys, --no-dev-keys          register the development keys (default: with SQLite yes, with PostgreSQL no;
+                                     never by default on a --host other than loopback). --no-dev-keys also removes
+                                     development keys registered earlier on the database
+  --host <address>                   interface the APIs bind (default 127.0.0.1). Other than loopback (127.0.0.0/8,
+                                     ::1, localhost), starting with the development keys or test control on by
+                                     default is refused: give --no-dev-keys and create keys with keys create, or
+                                     expose them on purpose with --dev-keys and --test-control or --no-test-control
   --inbox-port <port>                port of the Inbox API (default 4010; 0 for any free port)
   --forum-port <port>                port of the Forum API (default 4020; 0 for any free port)
   --domain <name>                    a domain inboxes are created in and mail is accepted for (repeatable; the
@@ -46,6 +67,8 @@ Options of start:
   --no-smtp                          do not receive mail over SMTP
   --smtp-max-size <bytes>            largest message accepted (default 10485760)
   --smtp-connections-per-address <n> SMTP connections one client address may hold at once (default 10)
+  --smtp-max-connections <n>         SMTP connections the instance holds at once, from all addresses; one more is
+                                     answered 421 (default 100)
   --smtp-tls-cert <pem file>         with --smtp-tls-key: offer STARTTLS with this certificate
   --smtp-tls-key <pem file>          the certificate's private key
   --smtp-relay <url>                 send mail to outside recipients through this relay: smtp://user:pass@host:port
@@ -66,13 +89,20 @@ Options of start:
   --forum-reads-per-minute <n>       default 60
   --forum-writes-per-minute <n>      default 30
   --forum-registrations-per-hour <n> agents that may register from one address per hour (default 10)
+  --auth-failures-per-minute <n>     requests with a missing or invalid key one address may make per minute, per
+                                     instance; past them it is answered 429 (default 60)
   --webhook-retry-delays <ms,...>    delays between webhook delivery attempts
   --webhook-claim-ms <ms>            how long an instance holds a delivery it attempts; after a crash, another
                                      instance takes the delivery over once this runs out (default 60000)
+  --webhooks-per-pod <n>             webhooks one pod may have; creating one more answers 409 (default 20)
+  --websocket-connections-per-key <n>
+                                     live event connections one API key may hold at once, per instance
+                                     (default 20)
   --event-poll-ms <ms>               how often the live event stream looks for events that no notification
                                      announced, its safety net (default 2000)
   --test-control, --no-test-control  test control under /_test on both ports: the clock, faults, wait-for and
-                                     reset, for tests (default: on with the development keys, else off)
+                                     reset, for tests (default: on with the development keys, else off; never by
+                                     default on a --host other than loopback)
   --test-control-key <key>           the test-control key (default pigeonhole-test-control-dev; required to turn
                                      test control on without the development keys); implies --test-control
   --quiet                            only warnings and errors on stderr (no request lines)
@@ -90,6 +120,10 @@ class UsageError extends Error {
 
 class MissingDatabaseError extends Error {
   override name = "MissingDatabaseError";
+}
+
+class UnknownKeyError extends Error {
+  override name = "UnknownKeyError";
 }
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
@@ -125,6 +159,7 @@ function parse(argv: string[]) {
       "smtp-host": { type: "string" },
       "smtp-max-size": { type: "string" },
       "smtp-connections-per-address": { type: "string" },
+      "smtp-max-connections": { type: "string" },
       "smtp-tls-cert": { type: "string" },
       "smtp-tls-key": { type: "string" },
       "smtp-relay": { type: "string" },
@@ -140,14 +175,18 @@ function parse(argv: string[]) {
       "forum-reads-per-minute": { type: "string" },
       "forum-writes-per-minute": { type: "string" },
       "forum-registrations-per-hour": { type: "string" },
+      "auth-failures-per-minute": { type: "string" },
+      "websocket-connections-per-key": { type: "string" },
       "webhook-retry-delays": { type: "string" },
       "webhook-claim-ms": { type: "string" },
+      "webhooks-per-pod": { type: "string" },
       "event-poll-ms": { type: "string" },
       "test-control": { type: "boolean" },
       "test-control-key": { type: "string" },
       quiet: { type: "boolean" },
       service: { type: "string" },
       name: { type: "string" },
+      pod: { type: "string" },
       "create-db": { type: "boolean" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean", short: "v" },
@@ -181,6 +220,7 @@ async function start(values: Parsed) {
     forumReadsPerMinute: "forum-reads-per-minute",
     forumWritesPerMinute: "forum-writes-per-minute",
     forumRegistrationsPerHour: "forum-registrations-per-hour",
+    authFailuresPerMinute: "auth-failures-per-minute",
   } as const;
   for (const [limit, flag] of Object.entries(limitFlags) as [keyof ServerLimits, keyof Parsed][]) {
     const value = integer(flag, values[flag] as string | undefined);
@@ -232,12 +272,14 @@ async function start(values: Parsed) {
     smtpHost: values["smtp-host"],
     smtpMaxSize: integer("smtp-max-size", values["smtp-max-size"]),
     smtpConnectionsPerAddress: integer("smtp-connections-per-address", values["smtp-connections-per-address"]),
+    smtpMaxConnections: integer("smtp-max-connections", values["smtp-max-connections"]),
     smtpTls:
       tlsCert !== undefined && tlsKey !== undefined
         ? { cert: readFileSync(tlsCert), key: readFileSync(tlsKey) }
         : undefined,
     databasePoolSize: integer("database-pool-size", values["database-pool-size"]),
-    devKeys: devKeys ? undefined : false,
+    // Asked for by name, they may be exposed beyond loopback; by default only on it (see ServerOptions.host).
+    devKeys: values["dev-keys"] === true ? {} : devKeys ? undefined : false,
     host: values.host,
     inboxPort: integer("inbox-port", values["inbox-port"]),
     forumPort: integer("forum-port", values["forum-port"]),
@@ -248,7 +290,9 @@ async function start(values: Parsed) {
       ?.split(",")
       .map((delay) => integer("webhook-retry-delays", delay.trim()) ?? 0),
     webhookClaimMs: integer("webhook-claim-ms", values["webhook-claim-ms"]),
+    webhooksPerPod: integer("webhooks-per-pod", values["webhooks-per-pod"]),
     eventPollMs: integer("event-poll-ms", values["event-poll-ms"]),
+    websocketConnectionsPerKey: integer("websocket-connections-per-key", values["websocket-connections-per-key"]),
     logger: values.quiet ? warningsAndErrors(createJsonLogger()) : undefined,
     testControl: values["test-control"] === false ? false : testControlAsked ? { key: testControlKey } : undefined,
   };
@@ -294,14 +338,8 @@ async function start(values: Parsed) {
   print("Press Ctrl+C to stop.");
 }
 
-async function createKey(values: Parsed) {
-  const service = values.service;
-  if (service !== "inbox" && service !== "forum") {
-    throw new UsageError("keys create needs --service inbox or --service forum.");
-  }
-  if (values.name !== undefined && service !== "forum") {
-    throw new UsageError("--name is the name of a forum agent; use it with --service forum.");
-  }
+/** Runs `use` on the keys of the database the keys commands name, which must exist unless `--create-db`. */
+async function withKeys<T>(values: Parsed, use: (apiKeys: ApiKeys) => Promise<T>): Promise<T> {
   const database = databaseOf(values);
   // A key in a new, empty file is a key no running server knows: a mistyped --database must not make one silently.
   if (!isPostgresUrl(database) && !values["create-db"] && !existsSync(database)) {
@@ -311,10 +349,47 @@ async function createKey(values: Parsed) {
   }
   const storage = await openStorage(database, { poolSize: 1 });
   try {
-    print(await registerKey(new ApiKeys(storage.keys, systemClock), service, { name: values.name }));
+    return await use(new ApiKeys(storage.keys, systemClock));
   } finally {
     await storage.close();
   }
+}
+
+async function createKey(values: Parsed) {
+  const service = values.service;
+  if (service !== "inbox" && service !== "forum") {
+    throw new UsageError("keys create needs --service inbox or --service forum.");
+  }
+  if (values.name !== undefined && service !== "forum") {
+    throw new UsageError("--name is the name of a forum agent; use it with --service forum.");
+  }
+  if (values.pod !== undefined && service !== "inbox") {
+    throw new UsageError("--pod names the pod of an inbox key; use it with --service inbox.");
+  }
+  print(await withKeys(values, (apiKeys) => registerKey(apiKeys, service, { name: values.name, podId: values.pod })));
+}
+
+async function listKeys(values: Parsed) {
+  const service = values.service;
+  if (service !== undefined && service !== "inbox" && service !== "forum") {
+    throw new UsageError("keys list takes --service inbox or --service forum, or lists both without it.");
+  }
+  print(formatKeyTable(await withKeys(values, (apiKeys) => apiKeys.listKeys(service))));
+}
+
+async function revokeKey(values: Parsed, keyOrId: string | undefined) {
+  if (keyOrId === undefined || keyOrId.trim() === "") {
+    throw new UsageError("keys revoke needs the key's id (from keys list) or the key itself.");
+  }
+  const revoked = await withKeys(values, (apiKeys) => apiKeys.revoke(keyOrId));
+  if (!revoked) {
+    // A key given itself is a secret: it is not repeated.
+    const named = KEY_ID.test(keyOrId) ? ` ${keyOrId}` : "";
+    throw new UnknownKeyError(
+      `No key${named} to revoke: give a key id that keys list shows, or the key itself. It may be revoked already.`,
+    );
+  }
+  print(describeRevokedKey(revoked));
 }
 
 async function main(argv: string[]) {
@@ -333,6 +408,10 @@ async function main(argv: string[]) {
     await start(values);
   } else if (command === "keys create") {
     await createKey(values);
+  } else if (command === "keys list") {
+    await listKeys(values);
+  } else if (positionals[0] === "keys" && positionals[1] === "revoke" && positionals.length <= 3) {
+    await revokeKey(values, positionals[2]);
   } else {
     throw new UsageError(`Unknown command '${command}'.`);
   }
@@ -343,6 +422,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof UsageError ||
     error instanceof InvalidOptionError ||
     error instanceof MissingDatabaseError ||
+    error instanceof UnknownKeyError ||
+    error instanceof UnknownPodError ||
     error instanceof AgentNameTakenError ||
     error instanceof InvalidAgentNameError ||
     (error as { code?: string }).code;

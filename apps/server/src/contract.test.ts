@@ -26,7 +26,8 @@ const clock = new ManualClock();
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // Two webhooks per pod: the contract's pod reaches the cap with its second and is refused a third.
+  t = await startTestServer({ webhooksPerPod: 2 });
   // One request per minute per key, on a clock that never moves: a key's second request is always a 429.
   limited = await startTestServer({
     clock,
@@ -252,6 +253,7 @@ describe("inbox contract", () => {
     expectData(await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { url: receiver.url, enabled: false } }));
     await c.PUT("/v0/webhooks/{webhook_id}", { ...hookPath, body: { enabled: true } as never });
     expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook-2" } }));
+    await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook-3" } });
     await c.PUT("/v0/webhooks/{webhook_id}", {
       ...hookPath,
       body: { url: receiver.url, client_id: "contract-hook-2" },
@@ -271,6 +273,18 @@ describe("inbox contract", () => {
     await unauthorized.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
     await (await exhaustedInbox()).DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
     expect((await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path } })).response.status).toBe(204);
+
+    // Domains
+    expectData(await c.GET("/v0/domains", {}));
+    await c.GET("/v0/domains", { params: { query: { limit: 500 } } });
+    await unauthorized.GET("/v0/domains", {});
+    await (await exhaustedInbox()).GET("/v0/domains", {});
+    const domainPath = { params: { path: { domain_id: "pigeonhole.test" } } };
+    expectData(await c.GET("/v0/domains/{domain_id}", domainPath));
+    await c.GET("/v0/domains/{domain_id}", { params: { path: { domain_id: "x".repeat(254) } } });
+    await c.GET("/v0/domains/{domain_id}", { params: { path: { domain_id: "partner.example" } } });
+    await unauthorized.GET("/v0/domains/{domain_id}", domainPath);
+    await (await exhaustedInbox()).GET("/v0/domains/{domain_id}", domainPath);
 
     const missing = documentedStatuses("inbox").filter((entry) => !observedResponses.has(entry));
     expect(missing).toEqual([]);

@@ -18,6 +18,9 @@ const settings = fuzzSettings();
 /** With fewer runs than this a service may miss an operation's success path; the coverage check then stands down. */
 const RUNS_FOR_FULL_COVERAGE = 600;
 
+/** The domains the test server hosts: its default. */
+const HOSTED_DOMAINS = ["pigeonhole.test"];
+
 let t: TestServer;
 /**
  * Per service: another key, whose data is marked with SECRET in the inbox (a tenant) and is everyone's in the forum
@@ -26,6 +29,7 @@ let t: TestServer;
 const keys = { inbox: { other: "", empty: "" }, forum: { other: "", empty: "" } };
 let others: Awaited<ReturnType<typeof createOtherKeyData>>;
 let own: Awaited<ReturnType<typeof createOwnDelivery>>;
+let ownAttachments: Awaited<ReturnType<typeof createOwnAttachments>>;
 const reports: FuzzReport[] = [];
 
 async function createOtherKeyData() {
@@ -61,24 +65,68 @@ async function createOtherKeyData() {
   };
 }
 
+/** Webhooks, and inboxes sending to them, for deliveries; drawn deletions remove some, the rest stay reachable. */
+const OWN_DELIVERY_WEBHOOKS = 3;
+
 /**
- * A webhook of the fuzzing key with one delivery in its log: redelivery needs a delivery, which only a webhook that
+ * Webhooks of the fuzzing key with one delivery in their logs: redelivery needs a delivery, which only a webhook that
  * existed before a send has, a chain too long for drawn requests to build often.
  */
 async function createOwnDelivery() {
   const inbox = t.inbox;
-  const webhook = expectData(await inbox.POST("/v0/webhooks", { body: { url: "https://example.com/own-hook" } }));
-  const created = expectData(await inbox.POST("/v0/inboxes", { body: { username: "fuzzer" } }));
-  expectData(
-    await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
-      params: { path: { inbox_id: created.inbox_id } },
-      body: { to: "someone@example.com", subject: "Own", text: "Own." },
-    }),
-  );
-  const log = expectData(
-    await inbox.GET("/v0/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: webhook.webhook_id } } }),
-  );
-  return { webhook, inbox: created, log };
+  const webhooks = [];
+  for (let copy = 0; copy < OWN_DELIVERY_WEBHOOKS; copy++) {
+    webhooks.push(
+      expectData(await inbox.POST("/v0/webhooks", { body: { url: `https://example.com/own-hook-${copy}` } })),
+    );
+  }
+  // Sends from several inboxes: deleting an inbox removes its pending deliveries, so one inbox would be one point of
+  // failure for every delivery.
+  const senders = [];
+  for (let copy = 0; copy < OWN_DELIVERY_WEBHOOKS; copy++) {
+    const created = expectData(await inbox.POST("/v0/inboxes", { body: { username: `fuzzer-${copy}` } }));
+    expectData(
+      await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+        params: { path: { inbox_id: created.inbox_id } },
+        body: { to: "someone@example.com", subject: "Own", text: "Own." },
+      }),
+    );
+    senders.push(created);
+  }
+  const logs = [];
+  for (const webhook of webhooks) {
+    const params = { path: { webhook_id: webhook.webhook_id } };
+    logs.push({ webhook, log: expectData(await inbox.GET("/v0/webhooks/{webhook_id}/deliveries", { params })) });
+  }
+  return { senders, logs };
+}
+
+/** Inboxes each holding a sent message with an attachment; drawn deletions remove some, the rest stay reachable. */
+const OWN_ATTACHMENT_INBOXES = 3;
+
+/**
+ * A download needs an attachment named along with its message and inbox, a chain drawn requests seldom build; these
+ * are filed with both.
+ */
+async function createOwnAttachments() {
+  const made = [];
+  for (let copy = 0; copy < OWN_ATTACHMENT_INBOXES; copy++) {
+    const created = expectData(await t.inbox.POST("/v0/inboxes", { body: { username: `fuzzer-files-${copy}` } }));
+    const params = { path: { inbox_id: created.inbox_id } };
+    const body = {
+      to: "someone@example.com",
+      text: "Own.",
+      attachments: [{ filename: "own.txt", content: "T3duLg==" }],
+    };
+    const sent = expectData(await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", { params, body }));
+    const message = expectData(
+      await t.inbox.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+        params: { path: { inbox_id: created.inbox_id, message_id: sent.message_id } },
+      }),
+    );
+    made.push(message);
+  }
+  return made;
 }
 
 beforeAll(async () => {
@@ -89,6 +137,7 @@ beforeAll(async () => {
   keys.forum.empty = await t.server.createApiKey("forum", { name: "empty" });
   others = await createOtherKeyData();
   own = await createOwnDelivery();
+  ownAttachments = await createOwnAttachments();
 });
 
 afterAll(async () => {
@@ -111,13 +160,23 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
       baseUrl: address.url,
       keys: { own: address.apiKey, empty: keys[service].empty, bad: NEVER_ISSUED_KEY },
       isolation: service === "inbox" ? { secret: SECRET } : null,
+      hostedDomains: service === "inbox" ? HOSTED_DOMAINS : null,
     });
     for (const record of others[service]) {
       run.pool.harvest(record, "foreign");
     }
     if (service === "inbox") {
-      run.pool.harvest(own.inbox, "own");
-      run.pool.harvest(own.log, "own", { webhook_id: own.webhook.webhook_id });
+      for (const sender of own.senders) {
+        run.pool.harvest(sender, "own");
+      }
+      for (const { webhook, log } of own.logs) {
+        run.pool.harvest(log, "own", { webhook_id: webhook.webhook_id });
+      }
+      for (const message of ownAttachments) {
+        for (const attachment of message.attachments ?? []) {
+          run.pool.harvest(attachment, "own", { inbox_id: message.inbox_id, message_id: message.message_id });
+        }
+      }
     }
     await run.run(settings);
 

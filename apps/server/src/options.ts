@@ -2,6 +2,7 @@ import type { Clock } from "./clock.ts";
 import { systemClock } from "./clock.ts";
 import type { ServerLogger } from "./logger.ts";
 import { createJsonLogger, silentLogger } from "./logger.ts";
+import { isLoopbackHost } from "./loopback-host.ts";
 import type { DkimKey } from "./mail/outbound/relay-transport.ts";
 import { relayUrlProblem } from "./mail/outbound/relay-transport.ts";
 import { DEFAULT_POOL_SIZE } from "./storage/open-storage.ts";
@@ -18,10 +19,19 @@ export interface ServerLimits {
   forumWritesPerMinute: number;
   /** Agents that may register per hour from one client address. Default 10. */
   forumRegistrationsPerHour: number;
+  /**
+   * Requests with a missing or invalid key one client address may make per minute, over both services, on this
+   * instance; past them its requests answer 429 before any key is looked at. Default 60.
+   */
+  authFailuresPerMinute: number;
 }
 
 export interface ServerOptions {
-  /** Interface to bind. Default `127.0.0.1`. */
+  /**
+   * Interface the HTTP APIs bind. Default `127.0.0.1`. On an address other than loopback (127.0.0.0/8, `::1`,
+   * `localhost`), development keys and test control are never on by default: give `devKeys: false`, or ask for each
+   * of them by name (`devKeys: {}`, `testControl: {}` or `false`); otherwise starting is refused.
+   */
   host?: string;
   /** Port of the Inbox API. Default 4010; 0 picks a free port. */
   inboxPort?: number;
@@ -46,8 +56,10 @@ export interface ServerOptions {
   /** Delays between webhook delivery attempts, in milliseconds. Default {@link DEFAULT_WEBHOOK_RETRY_DELAYS_MS}. */
   webhookRetryDelaysMs?: readonly number[];
   /**
-   * The development keys to register, or `false` for none (what a production server wants). Default from
-   * `PIGEONHOLE_INBOX_API_KEY` / `PIGEONHOLE_FORUM_API_KEY`, else `pigeonhole-inbox-dev` / `pigeonhole-forum-dev`.
+   * The development keys to register, or `false` for none (what a production server wants): then development keys
+   * registered earlier on the database are removed (a forum agent keeps its content). Default (also for an empty
+   * object) from `PIGEONHOLE_INBOX_API_KEY` / `PIGEONHOLE_FORUM_API_KEY`, else `pigeonhole-inbox-dev` /
+   * `pigeonhole-forum-dev`. Left out, they are on only on a loopback `host`; an object asks for them on any host.
    */
   devKeys?: false | { inbox?: string; forum?: string };
   /**
@@ -56,10 +68,20 @@ export interface ServerOptions {
    */
   webhookClaimMs?: number;
   /**
+   * Webhooks one pod may have ({@link DEFAULT_WEBHOOKS_PER_POD} unless given): creating one more answers 409
+   * `WEBHOOK_LIMIT_REACHED`. Each webhook is a delivery per event, so this bounds the work one event of a pod causes.
+   */
+  webhooksPerPod?: number;
+  /**
    * How often the live event stream reads the event log for events no notification announced (PostgreSQL NOTIFY, or
    * this instance's own commits). A safety net: events normally arrive at once. Default 2 s.
    */
   eventPollMs?: number;
+  /**
+   * Live event (WebSocket) connections one API key may hold at once on this instance (the keys of one pod count
+   * together); the upgrade beyond answers 429 `TOO_MANY_CONNECTIONS`. Default 20.
+   */
+  websocketConnectionsPerKey?: number;
   /** How long a stop waits for requests in flight before closing their connections. Default 10 s. */
   shutdownGraceMs?: number;
   /** Structured log lines (JSON on stderr by default); `false` for silence. */
@@ -79,6 +101,11 @@ export interface ServerOptions {
   smtpMaxSize?: number;
   /** SMTP connections one client address may hold at once. Default 10. */
   smtpConnectionsPerAddress?: number;
+  /**
+   * SMTP connections the instance holds at once, from all addresses together; one more is answered 421 and closed.
+   * Default 100. With `smtpMaxSize`, it bounds the memory of messages being received.
+   */
+  smtpMaxConnections?: number;
   /** STARTTLS on the SMTP port with this certificate and key (PEM). */
   smtpTls?: { cert: string | Buffer; key: string | Buffer };
   /**
@@ -104,7 +131,8 @@ export interface ServerOptions {
   /**
    * Test control (`/_test` on both ports: clock, faults, wait, reset), with its own key. Default: on when the
    * development keys are registered (a local server), off otherwise. `{ key }` turns it on; without development keys it
-   * then needs a key, here or in `PIGEONHOLE_TEST_CONTROL_KEY`. `false` turns it off. Never on in production.
+   * then needs a key, here or in `PIGEONHOLE_TEST_CONTROL_KEY`. `false` turns it off. Never on in production. On a
+   * `host` other than loopback it must be asked for by name (`{}`, or `false`) when development keys are on.
    */
   testControl?: false | { key?: string };
 }
@@ -122,6 +150,8 @@ export const DEFAULT_DOMAINS: readonly string[] = ["pigeonhole.test"];
 export const DEFAULT_SMTP_PORT = 2525;
 export const DEFAULT_SMTP_MAX_SIZE = 10 * 1024 * 1024;
 export const DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS = 10;
+export const DEFAULT_SMTP_MAX_CONNECTIONS = 100;
+export const DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY = 20;
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   inboxRequestsPerMinute: 1000,
@@ -129,6 +159,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   forumReadsPerMinute: 60,
   forumWritesPerMinute: 30,
   forumRegistrationsPerHour: 10,
+  authFailuresPerMinute: 60,
 };
 
 /**
@@ -142,6 +173,9 @@ export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
 /** After each temporary failure of a recipient: 1 min, 5 min, 30 min, 2 h, 8 h; then it has bounced (about 10.5 h). */
 export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
 
+/** Webhooks one pod may have unless `ServerOptions.webhooksPerPod` says otherwise. */
+export const DEFAULT_WEBHOOKS_PER_POD = 20;
+
 /** How long an instance holds a recipient of the relay (`ServerOptions.smtpRelayClaimMs`). */
 export const DEFAULT_SMTP_RELAY_CLAIM_MS = 300_000;
 
@@ -152,7 +186,9 @@ export interface ResolvedOptions {
   database: string;
   databasePoolSize: number;
   webhookClaimMs: number;
+  webhooksPerPod: number;
   eventPollMs: number;
+  websocketConnectionsPerKey: number;
   shutdownGraceMs: number;
   allowPrivateWebhooks: boolean;
   trustedProxies: readonly string[];
@@ -167,6 +203,7 @@ export interface ResolvedOptions {
     port: number;
     maxSize: number;
     connectionsPerAddress: number;
+    maxConnections: number;
     tls?: { cert: string | Buffer; key: string | Buffer };
   } | null;
   /** Delays between attempts for an outside recipient after a temporary failure (relayed or simulated). */
@@ -180,7 +217,12 @@ export interface ResolvedOptions {
   } | null;
   /** Test control's key when it is on; null when it is off. */
   testControl: { key: string } | null;
+  /** What is on, on purpose, on an interface other than loopback: the server warns of it as it starts. */
+  exposedOnNetwork: readonly LoopbackConvenience[];
 }
+
+/** What is on by default only on loopback. */
+export type LoopbackConvenience = "development keys" | "test control";
 
 export class InvalidOptionError extends Error {
   override name = "InvalidOptionError";
@@ -200,7 +242,8 @@ function port(name: string, value: number): number {
   return value;
 }
 
-const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
+/** The inbox spec's domain rule (Create Inbox's `domain`): labels of letters, digits and `-`, a top level of letters. */
+const DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 
 function domains(values: readonly string[]): readonly string[] {
   if (values.length === 0) {
@@ -272,6 +315,41 @@ function testControl(
   return { key: key ?? DEFAULT_TEST_CONTROL_KEY };
 }
 
+/**
+ * Development keys and test control are loopback conveniences: anyone reaching another interface could read every
+ * pod's mail with them, or wipe everything. There, each must be asked for by name; what would be on by default is
+ * refused, with what to do. Answers what is on, on purpose, beyond loopback.
+ */
+function exposedOnNetwork(
+  host: string,
+  options: ServerOptions,
+  devKeys: ResolvedOptions["devKeys"],
+  testControl: ResolvedOptions["testControl"],
+): LoopbackConvenience[] {
+  if (isLoopbackHost(host)) {
+    return [];
+  }
+  const on: [LoopbackConvenience, boolean, boolean][] = [
+    ["development keys", devKeys !== null, options.devKeys === undefined],
+    ["test control", testControl !== null, options.testControl === undefined],
+  ];
+  const byDefault = on.filter(([, isOn, unasked]) => isOn && unasked).map(([name]) => name);
+  if (byDefault.length > 0) {
+    throw new InvalidOptionError(
+      [
+        `${host} is not a loopback address, and ${byDefault.join(" and ")} would be on by default.`,
+        "Development keys and test control are for loopback only (127.0.0.0/8, ::1, localhost): anyone who reaches",
+        "the port could use them to read every pod's mail or wipe everything.",
+        "- In production, start with --no-dev-keys (startServer: devKeys: false) and create keys with",
+        "  `pigeonhole-server keys create --service inbox|forum`; test control then stays off.",
+        "- To expose them on purpose, ask for each by name: --dev-keys with --test-control or --no-test-control",
+        "  (startServer: devKeys: {} with testControl: {} or false). The server warns of it at every start.",
+      ].join("\n"),
+    );
+  }
+  return on.filter(([, isOn]) => isOn).map(([name]) => name);
+}
+
 export function resolveOptions(
   options: ServerOptions = {},
   env: Readonly<Record<string, string | undefined>> = process.env,
@@ -291,14 +369,21 @@ export function resolveOptions(
           inbox: options.devKeys?.inbox ?? (env.PIGEONHOLE_INBOX_API_KEY || DEFAULT_INBOX_DEV_KEY),
           forum: options.devKeys?.forum ?? (env.PIGEONHOLE_FORUM_API_KEY || DEFAULT_FORUM_DEV_KEY),
         };
+  const host = options.host ?? DEFAULT_HOST;
+  const resolvedTestControl = testControl(options, devKeys, env);
   return {
-    host: options.host ?? DEFAULT_HOST,
+    host,
     inboxPort: port("inboxPort", options.inboxPort ?? DEFAULT_INBOX_PORT),
     forumPort: port("forumPort", options.forumPort ?? DEFAULT_FORUM_PORT),
     database: options.database ?? DEFAULT_DATABASE_FILE,
     databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULT_POOL_SIZE),
     webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? 60_000),
+    webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULT_WEBHOOKS_PER_POD),
     eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? 2_000),
+    websocketConnectionsPerKey: positiveInteger(
+      "websocketConnectionsPerKey",
+      options.websocketConnectionsPerKey ?? DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
+    ),
     shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? 10_000),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     trustedProxies: options.trustedProxies ?? [],
@@ -319,10 +404,15 @@ export function resolveOptions(
               "smtpConnectionsPerAddress",
               options.smtpConnectionsPerAddress ?? DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS,
             ),
+            maxConnections: positiveInteger(
+              "smtpMaxConnections",
+              options.smtpMaxConnections ?? DEFAULT_SMTP_MAX_CONNECTIONS,
+            ),
             ...(options.smtpTls ? { tls: options.smtpTls } : {}),
           },
     mailRetryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULT_SMTP_RETRY_DELAYS_MS),
     relay: relay(options),
-    testControl: testControl(options, devKeys, env),
+    testControl: resolvedTestControl,
+    exposedOnNetwork: exposedOnNetwork(host, options, devKeys, resolvedTestControl),
   };
 }

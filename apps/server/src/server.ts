@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { createForumApp } from "./forum/forum-app.ts";
+import { AuthFailureLimiter } from "./http/auth-failure-limiter.ts";
 import type { RunningServer } from "./http/listen.ts";
 import { listen } from "./http/listen.ts";
 import { countedRateLimiters } from "./http/rate-limiter.ts";
@@ -16,6 +17,7 @@ import { postDeliveryAttempt } from "./inbox/webhooks/attempt-delivery.ts";
 import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
 import type { ServiceName } from "./keys/api-keys.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
+import type { KeyToRegister } from "./keys/register-key.ts";
 import { AgentNameTakenError, DEV_AGENT_NAME, registerKey } from "./keys/register-key.ts";
 import type { RunningSmtpListener } from "./mail/inbound/smtp-listener.ts";
 import { startSmtpListener } from "./mail/inbound/smtp-listener.ts";
@@ -115,15 +117,30 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
 
   try {
     const apiKeys = new ApiKeys(storage.keys, clock);
-    const createApiKey = (service: ServiceName, keyOptions: { key?: string; name?: string } = {}) =>
+    const createApiKey = (service: ServiceName, keyOptions: KeyToRegister = {}) =>
       registerKey(apiKeys, service, keyOptions);
     if (config.devKeys) {
-      await createApiKey("inbox", { key: config.devKeys.inbox });
+      await createApiKey("inbox", { key: config.devKeys.inbox, dev: true });
       const forumKey = config.devKeys.forum;
       // An agent registered through the API may hold the development agent's name: the key then gets a name of its own.
-      await createApiKey("forum", { key: forumKey, name: DEV_AGENT_NAME }).catch((error: unknown) =>
-        error instanceof AgentNameTakenError ? createApiKey("forum", { key: forumKey }) : Promise.reject(error),
+      await createApiKey("forum", { key: forumKey, name: DEV_AGENT_NAME, dev: true }).catch((error: unknown) =>
+        error instanceof AgentNameTakenError
+          ? createApiKey("forum", { key: forumKey, dev: true })
+          : Promise.reject(error),
       );
+    } else {
+      // Turning development keys off removes those registered earlier, so that they stop opening anything.
+      const removed = await apiKeys.revokeDevKeys();
+      if (removed > 0) {
+        logger.info("development keys removed", { count: removed });
+      }
+    }
+    if (config.exposedOnNetwork.length > 0) {
+      // Asked for by name, so started; but whoever reaches this interface can use them: say so on every start.
+      logger.warn("loopback conveniences on a network interface: anyone who reaches it can use them", {
+        host: config.host,
+        exposed: config.exposedOnNetwork.join(", "),
+      });
     }
 
     const deliveryWorker = new WebhookDeliveryWorker({
@@ -146,6 +163,8 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     });
     worker = deliveryWorker;
     const rateLimiters = countedRateLimiters(storage.rateWindows, clock);
+    // In this process, bounded: a refused request costs one map operation, never a query (see the limiter).
+    const authFailures = new AuthFailureLimiter(config.limits.authFailuresPerMinute, clock);
     const onDeliveriesEnqueued = () => {
       deliveryWorker.wake();
       waits?.notify();
@@ -194,8 +213,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
       onDeliveriesEnqueued,
       onEventsStored,
-      defaultDomain: config.domains[0],
+      webhooksPerPod: config.webhooksPerPod,
+      domains: config.domains,
+      dkim: config.relay?.dkim ?? undefined,
       trustedProxies: config.trustedProxies,
+      authFailures,
       logger,
       clock,
       requestFaults: faults && applyRequestFaults(faults, "inbox"),
@@ -210,6 +232,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
         registrationsPerHour: config.limits.forumRegistrationsPerHour,
       },
       trustedProxies: config.trustedProxies,
+      authFailures,
       logger,
       clock,
       requestFaults: faults && applyRequestFaults(faults, "forum"),
@@ -243,6 +266,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
       parseSubscription: compileSubscriptionParser(loadSpecBundle("inbox")),
       logger,
       clock,
+      limits: { connectionsPerKey: config.websocketConnectionsPerKey },
     });
     eventStream = stream;
     // Another instance's commits: live events and waits hear of them as of this instance's own.

@@ -52,13 +52,13 @@ describe("Inbox", () => {
     }>();
   });
 
-  it("is created from an optional body whose fields are all optional", () => {
+  it("is created from an optional body whose fields are all optional (null stands for none)", () => {
     type Body = NonNullable<operations["createInbox"]["requestBody"]>["content"]["application/json"];
     expectTypeOf<Body>().toEqualTypeOf<{
       username?: string;
       domain?: string;
-      display_name?: string;
-      client_id?: string;
+      display_name?: string | null;
+      client_id?: string | null;
     }>();
     expectTypeOf<Record<string, never>>().toExtend<Body>();
   });

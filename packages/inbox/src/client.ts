@@ -8,9 +8,9 @@ import {
   type TokenPage,
   tokenCursor,
 } from "@pigeonhole/client-core";
-import type { calls, WebhookEvent } from "@pigeonhole/inbox-types";
+import type { calls } from "@pigeonhole/inbox-types";
 import { AuthenticationError, inboxErrors } from "./errors.js";
-import { type EventStreamTarget, type EventsOptions, streamEvents } from "./events.js";
+import { type EventStreamTarget, type EventsOptions, type LiveEvents, liveEvents } from "./events.js";
 
 /** Options of `createInboxClient`; every one has a default. */
 export type InboxClientOptions = ClientOptions;
@@ -28,8 +28,9 @@ export interface InboxClient extends ApiClient<calls, TokenPage, RequestOptions>
    * happened, each once; after a dropped connection the client reconnects with backoff and resumes after the last
    * event it yielded. Aborting `signal` or leaving the loop closes the connection. Rejects with `EventStreamError`
    * when the service refuses the subscription, and with `AuthenticationError` when the key is refused.
+   * `await events.ready()` waits until the service listens, so that what happens next is heard.
    */
-  events(options?: EventsOptions): AsyncIterable<WebhookEvent>;
+  events(options?: EventsOptions): LiveEvents;
   withOptions(options: InboxClientOptions): InboxClient;
 }
 
@@ -77,7 +78,7 @@ function withEvents(client: ApiClient<calls, TokenPage, RequestOptions>, options
   };
   const derive = client.withOptions.bind(client);
   return Object.assign(client, {
-    events: (eventOptions?: EventsOptions) => streamEvents(target, eventOptions),
+    events: (eventOptions?: EventsOptions) => liveEvents(target, eventOptions),
     withOptions: (overrides: InboxClientOptions) => withEvents(derive(overrides), { ...options, ...overrides }),
   });
 }

@@ -6,6 +6,7 @@ import {
   type EventStreamMessage,
   type EventsOptions,
   type EventType,
+  type LiveEvents,
   type MessageBouncedEvent,
   type MessageDelayedEvent,
   type MessageDeliveredEvent,
@@ -18,7 +19,9 @@ const inbox = createInboxClient({ apiKey: "k" });
 
 describe("events()", () => {
   it("is an async iterable of the webhook event union, narrowed by event_type", async () => {
-    expectTypeOf(inbox.events()).toEqualTypeOf<AsyncIterable<WebhookEvent>>();
+    expectTypeOf(inbox.events()).toEqualTypeOf<LiveEvents>();
+    expectTypeOf(inbox.events()).toExtend<AsyncIterable<WebhookEvent>>();
+    expectTypeOf(inbox.events().ready()).toEqualTypeOf<Promise<void>>();
     for await (const event of inbox.events({ event_types: ["message.received"] })) {
       if (event.event_type === "message.received") {
         expectTypeOf(event).toEqualTypeOf<MessageReceivedEvent>();

@@ -151,12 +151,14 @@ function parse(data: unknown): EventStreamMessage | undefined {
 
 /**
  * The events of the API key, live, as an async iterable: see `InboxClient.events`. Nothing connects until the loop
- * starts; a dropped connection is reopened with `after` set to the last event yielded.
+ * starts; a dropped connection is reopened with `after` set to the last event yielded. `onSubscribed` hears each
+ * `{"type": "subscribed"}` of the service.
  */
 export async function* streamEvents(
   target: EventStreamTarget,
   options: EventsOptions = {},
-): AsyncGenerator<WebhookEvent> {
+  onSubscribed: () => void = () => {},
+): AsyncGenerator<WebhookEvent, void> {
   const { signal, event_types, inbox_ids } = options;
   const WebSocketClass = options.WebSocket ?? (globalThis.WebSocket as EventSocketConstructor | undefined);
   if (WebSocketClass === undefined) {
@@ -191,6 +193,7 @@ export async function* streamEvents(
         }
         if (message?.type === "subscribed") {
           failures = 0;
+          onSubscribed();
         } else if (message?.type === "event" && !seen.has(message.event_id)) {
           seen.add(message.event_id);
           if (seen.size > REMEMBERED_IDS) {
@@ -219,4 +222,80 @@ export async function* streamEvents(
     }
     await pause(reconnectDelay(failures++), signal);
   }
+}
+
+/** What `inbox.events()` answers: the events as an async iterable, and a way to wait until the service listens. */
+export interface LiveEvents extends AsyncIterable<WebhookEvent> {
+  /**
+   * Resolves once the service has confirmed the subscription (`{"type": "subscribed"}`): every event stored from
+   * then on reaches the loop, so mail sent after `await events.ready()` is never missed. Connects if the loop has
+   * not started yet; the loop then goes on with that connection. Rejects as the loop would (`EventStreamError`,
+   * `AuthenticationError`), or with `PigeonholeError` when `signal` ends the stream before it subscribed.
+   */
+  ready(): Promise<void>;
+}
+
+/** `streamEvents` behind `LiveEvents`: `ready()` may start the generator before the loop takes it over. */
+export function liveEvents(target: EventStreamTarget, options: EventsOptions = {}): LiveEvents {
+  let subscribed = false;
+  let waiting: { promise: Promise<void>; resolve(): void; reject(error: unknown): void } | undefined;
+  const generator = streamEvents(target, options, () => {
+    subscribed = true;
+    waiting?.resolve();
+  });
+  // A stream that ends before it subscribed leaves no one waiting forever.
+  const ended = (error: unknown) => {
+    if (!subscribed) {
+      waiting?.reject(error);
+    }
+  };
+  let started = false;
+  // The first step of the generator, taken by `ready()` before the loop asked for it.
+  let early: Promise<IteratorResult<WebhookEvent, void>> | undefined;
+  const step = () => {
+    started = true;
+    return generator.next().then(
+      (result) => {
+        if (result.done) {
+          ended(new PigeonholeError("The event stream ended before the service confirmed the subscription."));
+        }
+        return result;
+      },
+      (error: unknown) => {
+        ended(error);
+        throw error;
+      },
+    );
+  };
+  const iterator: AsyncIterator<WebhookEvent, void> = {
+    next() {
+      const first = early;
+      early = undefined;
+      return first ?? step();
+    },
+    return: () => generator.return(),
+  };
+  return {
+    ready() {
+      if (subscribed) {
+        return Promise.resolve();
+      }
+      if (!waiting) {
+        let resolve = () => {};
+        let reject: (error: unknown) => void = () => {};
+        const promise = new Promise<void>((yes, no) => {
+          resolve = yes;
+          reject = no;
+        });
+        waiting = { promise, resolve, reject };
+      }
+      if (!started) {
+        early = step();
+        // Its failure reaches the loop, if one comes, and `ready()` in any case.
+        early.catch(() => {});
+      }
+      return waiting.promise;
+    },
+    [Symbol.asyncIterator]: () => iterator,
+  };
 }

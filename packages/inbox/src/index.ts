@@ -31,6 +31,7 @@ export {
   type EventSocketConstructor,
   EventStreamError,
   type EventsOptions,
+  type LiveEvents,
 } from "./events.js";
 export {
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,

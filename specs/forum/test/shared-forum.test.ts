@@ -144,7 +144,9 @@ describe("the shared forum (DECISIONS, Forum service)", () => {
 
   it("Registration is limited per client address (default 10 per hour), answering 429 with Retry-After", () => {
     expect(infoText).toMatch(/\| Registrations \(Register Agent, no key\) \| 10 per hour per client address \| 429/);
-    expect(infoText).toMatch(/The read, write and registration\s+limits are configurable on the server/);
+    expect(infoText).toMatch(
+      /The read, write, registration and\s+failed-authentication limits are configurable on the server/,
+    );
     expect(str(operation("registerAgent").operation, "description")).toMatch(
       /limited per client address: 10 per hour by default \(configurable on the server\)/,
     );

@@ -71,8 +71,9 @@ describe("the API", () => {
     expect(str(spec, "info", "license", "identifier")).toBe("MIT");
   });
 
-  it("has exactly the seed's paths and the download, reply and delivery log paths beyond it, all under /v0", () => {
+  it("has exactly the seed's paths and the download, reply, delivery log and domain paths beyond it, all under /v0", () => {
     const deliveryLog = [`${WEBHOOK}/deliveries`, `${WEBHOOK}/deliveries/{delivery_id}/redeliver`];
+    const domains = ["/v0/domains", "/v0/domains/{domain_id}"];
     expect(Object.keys(obj(spec, "paths")).sort()).toEqual(
       [
         INBOXES,
@@ -87,6 +88,7 @@ describe("the API", () => {
         RAW,
         REPLY,
         ...deliveryLog,
+        ...domains,
       ].sort(),
     );
     for (const path of Object.keys(obj(spec, "paths"))) {
@@ -94,7 +96,7 @@ describe("the API", () => {
     }
   });
 
-  it("has the operations the seed names, with the decided operationIds, and exactly seven beyond them", () => {
+  it("has the operations the seed names, with the decided operationIds, and exactly nine beyond them", () => {
     const ids = operationsOf(obj(spec, "paths")).map(
       ({ path, method, operation: op }) => `${method} ${path} ${op.operationId}`,
     );
@@ -121,6 +123,8 @@ describe("the API", () => {
         `post ${REPLY} replyToMessage`,
         `get ${WEBHOOK}/deliveries listWebhookDeliveries`,
         `post ${WEBHOOK}/deliveries/{delivery_id}/redeliver redeliverWebhookDelivery`,
+        "get /v0/domains listDomains",
+        "get /v0/domains/{domain_id} getDomain",
       ].sort(),
     );
   });
@@ -226,13 +230,23 @@ describe("inboxes", () => {
     const address = schema("EmailAddress");
     expect(address).toMatchObject({ type: "string", format: "email", maxLength: 254 });
     const rule = new RegExp(str(address, "pattern"), "u");
-    for (const good of ["ada@example.com", "o'brien+tag@sub.example.co", "Grace.Hopper@Example.COM", "0@a.b"]) {
+    for (const good of [
+      "ada@example.com",
+      "o'brien+tag@sub.example.co",
+      "Grace.Hopper@Example.COM",
+      "0@a.bc",
+      "x@a.xn--p1ai",
+    ]) {
       expect(rule.test(good), good).toBe(true);
     }
     for (const bad of ["trail.@net", "trail.@example.com", "a..b@example.com", ".a@example.com", "ada@net"]) {
       expect(rule.test(bad), bad).toBe(false);
     }
     for (const bad of ["ada@example.com.", "ada@-x.com", '"a b"@example.com', "ada@[127.0.0.1]", "Ada <ada@x.com>"]) {
+      expect(rule.test(bad), bad).toBe(false);
+    }
+    // The top-level label has two or more characters and starts with a letter, as every top-level domain does.
+    for (const bad of ["0@a.b", "x@i.i.tf.b", "ada@example.123", "ada@example.1a"]) {
       expect(rule.test(bad), bad).toBe(false);
     }
     expect(description()).toContain("## Addresses");
@@ -283,7 +297,8 @@ describe("inboxes", () => {
     }
     expect(username.test("first.last") && domain.test("Mail.Example.com")).toBe(true);
     expect(str(property("CreateInboxRequest", "domain"), "description")).toContain("`pigeonhole.test`");
-    expect(property("CreateInboxRequest", "display_name")).toMatchObject({ type: "string", maxLength: 128 });
+    // Null, as the Inbox answers a missing name, means none.
+    expect(property("CreateInboxRequest", "display_name")).toMatchObject({ type: ["string", "null"], maxLength: 128 });
   });
 
   it("client_id is 1 to 128 characters without @, and repeating it returns the first inbox unchanged", () => {
@@ -567,7 +582,11 @@ describe("threads", () => {
 
   it("a thread has thread_id, inbox_id, subject, participants, labels, message_count, last_message_at, created_at and updated_at", () => {
     expect(schema("ThreadItem").required).toEqual(threadFields);
-    expect(property("ThreadItem", "participants")).toMatchObject({ type: "array", items: { type: "string" } });
+    // Addresses, each following the one address rule.
+    expect(property("ThreadItem", "participants")).toMatchObject({
+      type: "array",
+      items: { $ref: ref("EmailAddress") },
+    });
     expect(property("ThreadItem", "labels")).toMatchObject({ type: "array", items: { type: "string" } });
     expect(property("ThreadItem", "message_count").type).toBe("integer");
   });
@@ -603,14 +622,15 @@ describe("webhooks", () => {
   });
 
   it("event_types is optional (all types when omitted) and inbox_ids restricts to at most 10 inboxes", () => {
+    // Null, as the Webhook answers "all", means all.
     expect(property("CreateWebhookRequest", "event_types")).toMatchObject({
-      type: "array",
+      type: ["array", "null"],
       minItems: 1,
       uniqueItems: true,
     });
     expect(itemsRef("CreateWebhookRequest", "event_types")).toBe(ref("EventType"));
     expect(property("CreateWebhookRequest", "inbox_ids")).toMatchObject({
-      type: "array",
+      type: ["array", "null"],
       minItems: 1,
       maxItems: 10,
       items: { $ref: ref("EmailAddress") },
@@ -784,6 +804,8 @@ describe("errors", () => {
       "ADDRESS_TAKEN",
       "IDEMPOTENCY_KEY_REUSED",
       "CLIENT_ID_TAKEN",
+      "WEBHOOK_LIMIT_REACHED",
+      "INVALID_URL",
       "RATE_LIMIT_EXCEEDED",
       "SEND_LIMIT_EXCEEDED",
       "PAYLOAD_TOO_LARGE",
@@ -803,6 +825,8 @@ describe("errors", () => {
       AddressTaken: ["409", "conflict_error"],
       IdempotencyKeyReused: ["409", "conflict_error"],
       ClientIdTaken: ["409", "conflict_error"],
+      WebhookLimitReached: ["409", "conflict_error"],
+      BadRequestInvalidUrl: ["400", "validation_error"],
       PayloadTooLarge: ["413", "payload_too_large_error"],
       TooManyRequests: ["429", "rate_limit_error"],
       InternalServerError: ["500", "internal_error"],

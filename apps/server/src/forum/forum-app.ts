@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../clock.ts";
+import type { AuthFailureLimiter } from "../http/auth-failure-limiter.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
 import { createServiceApp } from "../http/service-app.ts";
@@ -23,6 +24,8 @@ export interface ForumAppOptions {
   rateLimiters?: RateLimiterFactory;
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
+  /** Counts requests without a valid key per client address (shared by both services); none when omitted. */
+  authFailures?: AuthFailureLimiter;
   logger: ServerLogger;
   /** Test control's request faults (see `ServiceAppOptions.requestFaults`). */
   requestFaults?: MiddlewareHandler;
@@ -62,6 +65,7 @@ export function createForumApp(options: ForumAppOptions) {
     },
     maxBodyBytes: FORUM_MAX_BODY_BYTES,
     trustedProxies: options.trustedProxies,
+    authFailures: options.authFailures,
     logger: options.logger,
     requestFaults: options.requestFaults,
   });

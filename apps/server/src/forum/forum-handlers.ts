@@ -10,6 +10,7 @@ import type { ForumStore, StoredAnswer } from "../storage/forum/forum-store.ts";
 import { DEFAULT_COMMUNITY } from "./default-community.ts";
 import { ForumProblem } from "./forum-errors.ts";
 import { hotRank } from "./hot-rank.ts";
+import { postUrlProblem } from "./post-url.ts";
 import { toAgent, toComment, toCommunityDetails, toPost } from "./records.ts";
 
 /** The operations anyone may call, without an API key. */
@@ -167,6 +168,13 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
     },
 
     async createPost({ headers, body }, { caller }) {
+      const urlProblem = body.url === undefined || body.url === null ? null : postUrlProblem(body.url);
+      if (urlProblem !== null) {
+        throw new ForumProblem(400, "INVALID_VALUE", urlProblem, {
+          field: "url",
+          hint: "Send an absolute http or https URL with a valid host and port, or null.",
+        });
+      }
       return once(caller, headers["Idempotency-Key"], { operation: "createPost", body }, async (store) => {
         const communityId = body.community_id ?? DEFAULT_COMMUNITY.id;
         if (!(await store.findCommunity(communityId))) {

@@ -88,6 +88,18 @@ describe("posts", () => {
     expect(nonUuid.response.status).toBe(400);
     expect(nonUuid.error?.code).toBe("VALIDATION_ERROR");
   });
+
+  it("refuses a url that the schema's format takes but no browser can open, and stores nothing", async () => {
+    const agent = await t.newForumAgent();
+    for (const url of ["http://[::1]:99999/", "http://256.1.1.1/", "http://1.2.3.4.5/", "http://exa%00mple.com/"]) {
+      const { error, response } = await agent.POST("/api/v1/posts", { body: { title: "Link", content: "c", url } });
+      expect(response.status, url).toBe(400);
+      expect(error).toMatchObject({ code: "VALIDATION_ERROR", error: expect.stringMatching(/^url: /) });
+    }
+    const me = expectData(await agent.GET("/api/v1/agents/me"));
+    const posts = expectData(await agent.GET("/api/v1/posts", { params: { query: { sort: "new", limit: 100 } } }));
+    expect(posts.posts.filter((post) => post.author.id === me.agent.id)).toEqual([]);
+  });
 });
 
 describe("listing posts", () => {

@@ -1,4 +1,5 @@
 import type { ObservedResponse } from "../testing/response-validator.ts";
+import type { FormatFindings } from "./format-checks.ts";
 import type { Failure, FailureKind } from "./fuzz-report.ts";
 import type { SentRequest } from "./sent-request.ts";
 import { describeExchange } from "./sent-request.ts";
@@ -19,6 +20,10 @@ export interface AnswerJudges {
   isEnvelope(body: unknown): boolean;
   /** Text that only another tenant's data contains; null where every key sees every other key's data. */
   secret: string | null;
+  /** Whether an error body refuses the request for breaking the spec's schema (not for a rule beyond it). */
+  isSchemaRefusal(body: unknown): boolean;
+  /** The strict reading of the formats, and the hosted domains, over an accepted request and its answer. */
+  formats(sent: SentRequest, status: number, body: unknown): FormatFindings;
 }
 
 export interface Verdict {
@@ -111,6 +116,23 @@ export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJud
   const namesShared = sent.credentials === "own" && sent.invalidReason === null && sent.shared.length > 0;
   if (namesShared && sent.missing.length === 0 && sent.bodyText === undefined && status === 404) {
     fail("sharedHidden", `${sent.shared.join(", ")} of another agent answered 404`);
+  }
+
+  const takenBySpec = documented && sent.credentials === "own" && sent.invalidReason === null;
+  if (takenBySpec && status === 400 && judges.isSchemaRefusal(answer.body)) {
+    fail("validRefused", `the spec takes it, but it answered 400 ${answer.text.slice(0, 200)}`);
+  }
+  if (documented && sent.credentials === "own" && isSuccess(status)) {
+    const findings = judges.formats(sent, status, answer.body);
+    for (const problem of findings.accepted) {
+      fail("formatAccepted", problem);
+    }
+    for (const problem of findings.answered) {
+      fail("formatAnswered", problem);
+    }
+    for (const address of findings.unhosted) {
+      fail("unhostedInbox", `${sent.operation.operationId} answered the inbox '${address}'`);
+    }
   }
 
   const namesMissing = sent.credentials === "own" && sent.invalidReason === null && sent.missing.length > 0;

@@ -15,6 +15,10 @@ export const FAILURE_KINDS = {
   notReadable: "a created resource not readable as created",
   precisionLost: "a paging number changed on its way back",
   listMismatch: "a list whose count or size disagrees with its items or the limit asked",
+  validRefused: "a request the spec takes refused as breaking the schema",
+  formatAccepted: "a value that is not of its format (strict reading) accepted",
+  formatAnswered: "a value that is not of its format (strict reading) in an answer",
+  unhostedInbox: "an inbox answered outside the domains the server hosts",
 } as const;
 
 export type FailureKind = keyof typeof FAILURE_KINDS;

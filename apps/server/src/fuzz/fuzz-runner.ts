@@ -3,6 +3,7 @@ import { createSpecAjv, detachSchema } from "../spec/ajv.ts";
 import { responseValidator } from "../testing/test-server.ts";
 import type { Answer, AnswerJudges } from "./answer-checks.ts";
 import { judgeAnswer } from "./answer-checks.ts";
+import { createFormatChecks } from "./format-checks.ts";
 import type { FuzzReport } from "./fuzz-report.ts";
 import type { FuzzSettings } from "./fuzz-settings.ts";
 import { IdPool } from "./id-pool.ts";
@@ -30,7 +31,29 @@ export interface FuzzTarget {
    * in an answer; or null where every key sees every other key's data (the one forum of many agents).
    */
   isolation: { secret: string } | null;
+  /** The domains the server hosts inboxes in; null for a service without inboxes. */
+  hostedDomains: readonly string[] | null;
 }
+
+/**
+ * A refusal for the value's type or for a missing field: the schema alone decides those, so the spec must refuse the
+ * request too. The inbox says so by `details.code`; the forum answers every 400 as VALIDATION_ERROR, so its message
+ * (`title: is required`, `url: must be a string or null`) tells.
+ */
+const TYPE_OR_PRESENCE =
+  /: (?:is required|must be (?:a string|an integer|a number|true or false|a list|an object|null)(?: or (?:a string|an integer|a number|true or false|a list|an object|null))*)\.?$/;
+const SCHEMA_REFUSALS = {
+  inbox: (body: unknown) => {
+    const code = (body as { error?: { details?: { code?: unknown } } } | undefined)?.error?.details?.code;
+    return code === "INVALID_TYPE" || code === "REQUIRED";
+  },
+  forum: (body: unknown) => {
+    const refusal = body as { code?: unknown; error?: unknown } | undefined;
+    return (
+      refusal?.code === "VALIDATION_ERROR" && typeof refusal.error === "string" && TYPE_OR_PRESENCE.test(refusal.error)
+    );
+  },
+};
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
@@ -74,7 +97,7 @@ async function send(sent: SentRequest, authorization?: string): Promise<Answer> 
  */
 export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: FuzzTarget) {
   const pool = new IdPool();
-  const values = createSchemaValues(model.document);
+  const values = createSchemaValues(model.document, target.hostedDomains ?? []);
   const oracle = createSpecOracle(model);
   const envelope = createSpecAjv(model.document, `${model.service}-fuzz-envelope`).compile(
     detachSchema({ $ref: "#/components/schemas/ErrorResponse" }, `${model.service}-fuzz-envelope`),
@@ -83,6 +106,8 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
     conformance: responseValidator(model.service),
     isEnvelope: (body) => envelope(body),
     secret: target.isolation?.secret ?? null,
+    isSchemaRefusal: SCHEMA_REFUSALS[model.service],
+    formats: createFormatChecks(model.document, target.hostedDomains),
   };
   const setting = {
     baseUrl: target.baseUrl,

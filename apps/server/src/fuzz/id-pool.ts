@@ -11,6 +11,8 @@ const singular = (plural: string): string =>
         ? plural.slice(0, -1)
         : plural;
 
+const isNested = (value: unknown) => value !== null && typeof value === "object";
+
 /** Ids compare as the services compare them: addresses without regard to case. */
 const identity = (id: string) => (id.includes("@") ? id.toLowerCase() : id);
 
@@ -29,6 +31,8 @@ export interface FiledId {
 export class IdPool {
   readonly #ids: Record<Owner, Map<string, string[]>> = { own: new Map(), foreign: new Map() };
   readonly #gone: FiledId[] = [];
+  /** For an id removed because its parent was deleted, that parent. */
+  readonly #removedWith = new Map<string, string>();
   readonly #known = new Set<string>();
   /** Per key (`post_id`, `community_name`), the ids filed under it: an agent and a community may share a name. */
   readonly #filed = new Map<string, Set<string>>();
@@ -50,7 +54,7 @@ export class IdPool {
           if (typeof item === "string" && parentKey?.endsWith("_ids")) {
             this.add(parentKey.slice(0, -1), item, owner);
           } else {
-            visit(item, parentKey, new Map());
+            visit(item, parentKey, new Map(record));
           }
         }
         return;
@@ -58,7 +62,10 @@ export class IdPool {
       if (node === null || typeof node !== "object") {
         return;
       }
-      for (const [key, value] of Object.entries(node)) {
+      // Ids first, then what is nested: an object inside this one (a message's attachment, a thread's message) is filed
+      // along with this one's ids, so that it is later named with them.
+      const entries = Object.entries(node).sort(([, a], [, b]) => Number(isNested(a)) - Number(isNested(b)));
+      for (const [key, value] of entries) {
         if (key.startsWith("next_") && (typeof value === "string" || typeof value === "number")) {
           // `next_page_token` and `next_offset` are what `page_token` and `offset` take next.
           this.add(key.slice("next_".length), String(value), owner);
@@ -75,7 +82,7 @@ export class IdPool {
             record.set(idKey, value);
           }
         } else {
-          visit(value, key, new Map());
+          visit(value, key, new Map(record));
         }
       }
       if (record.size > 1) {
@@ -97,17 +104,69 @@ export class IdPool {
    * Like `resolve`, but prefers an id that appeared together with the ids already chosen for the same request (a
    * thread of the chosen inbox rather than of any inbox).
    */
-  resolveAlong(reference: PoolReference, chosen: Record<string, string>): string | undefined {
+  resolveAlong(reference: PoolReference, chosen: Record<string, string>, withParents = false): string | undefined {
+    if (withParents && Object.keys(chosen).length === 0) {
+      const live = this.#withLiveParents(reference);
+      if (live.length > 0) {
+        return live[reference.pick % live.length];
+      }
+    }
     const together = this.#records.filter(
       (record) =>
         record.has(reference.key) &&
         Object.entries(chosen).some(([key, value]) => record.get(key) === value) &&
         Object.entries(chosen).every(([key, value]) => !record.has(key) || record.get(key) === value),
     );
-    const candidates = [...new Set(together.map((record) => record.get(reference.key) ?? ""))].filter(
-      (id) => this.ownerOf(id) === reference.owner,
-    );
+    // The records that share the most chosen ids: an attachment's own copy of a message, not another inbox's copy.
+    const shared = (record: Map<string, string>) =>
+      Object.entries(chosen).filter(([key, value]) => record.get(key) === value).length;
+    const most = Math.max(0, ...together.map(shared));
+    const candidates = [
+      ...new Set(together.filter((record) => shared(record) === most).map((record) => record.get(reference.key) ?? "")),
+    ].filter((id) => this.ownerOf(id) === reference.owner);
     return candidates.length === 0 ? this.resolve(reference) : candidates[reference.pick % candidates.length];
+  }
+
+  /**
+   * The parent whose deletion removed `id`, if that is how it went: the id may live on under another parent (a
+   * received copy of a message keeps the sender's Message-ID), so it is gone only when named with that parent.
+   */
+  removedWith(id: string): string | undefined {
+    return this.#removedWith.get(id);
+  }
+
+  /**
+   * Whether `child` was also seen under another live parent of the same kind: a message sent from a deleted inbox
+   * keeps its id in the hosted inbox that received a copy.
+   */
+  #heldElsewhere(child: FiledId, parentKey: string, parentId: string): boolean {
+    return this.#records.some((record) => {
+      const parent = record.get(parentKey);
+      return (
+        record.get(child.key) === child.id &&
+        parent !== undefined &&
+        parent !== parentId &&
+        this.ownerOf(parent) === "own"
+      );
+    });
+  }
+
+  /**
+   * Ids under `reference.key` that appeared together with other ids, all still the owner's: an id whose parents are
+   * deleted (a delivery of a deleted webhook) would be drawn with another parent and never be found.
+   */
+  #withLiveParents(reference: PoolReference): string[] {
+    const live = new Set<string>();
+    for (const record of this.#records) {
+      const id = record.get(reference.key);
+      if (id === undefined || this.ownerOf(id) !== reference.owner) {
+        continue;
+      }
+      if ([...record].every(([key, value]) => key === reference.key || this.ownerOf(value) === reference.owner)) {
+        live.add(id);
+      }
+    }
+    return [...live];
   }
 
   /**
@@ -182,7 +241,10 @@ export class IdPool {
       list.splice(index, 1);
       this.#gone.push({ key, id });
       for (const child of this.#children.get(id) ?? []) {
-        this.remove(child.key, child.id);
+        if (!this.#heldElsewhere(child, key, id)) {
+          this.remove(child.key, child.id);
+          this.#removedWith.set(child.id, id);
+        }
       }
     }
   }

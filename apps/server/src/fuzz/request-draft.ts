@@ -51,8 +51,10 @@ export function requestDrafts(operation: FuzzOperation, values: SchemaValues): f
   const pathEntries = operation.pathParameters.map((parameter) => {
     const wellFormed = values.valid(parameter.schema, null).map(toParameterText);
     const choice: fc.Arbitrary<PathChoice> = fc.oneof(
+      // Mostly the caller's own ids: an operation three ids deep (an attachment of a message of an inbox) must be
+      // drawn with all three its own often enough to succeed.
       {
-        weight: 8,
+        weight: 16,
         arbitrary: fc.tuple(fc.nat(), wellFormed).map(([pick, fallback]) => ({ kind: "own", pick, fallback }) as const),
       },
       {

@@ -3,12 +3,26 @@ import type { JsonSchema, OpenApiDocument } from "../spec/spec-bundle.ts";
 import { dereference } from "../spec/spec-bundle.ts";
 import { NumberLiteral, PoolReference } from "./draft-values.ts";
 import {
+  patternNearMisses,
+  subtleDateTimes,
+  subtleEmails,
+  subtleHostnames,
+  subtleUris,
+  subtleUuids,
+  unusualDateTimes,
+  unusualEmails,
+  unusualHostnames,
+  unusualUris,
+  unusualUuids,
+} from "./format-values.ts";
+import {
   HOSTILE_STRINGS,
   JSON_TYPE_SAMPLES,
   NUMBER_LITERALS,
   ODD_ADDRESSES,
   PUNCTUATION_EDGES,
 } from "./hostile-values.ts";
+import { stringsMatching } from "./pattern-values.ts";
 
 /** Generators of values for the schemas of one spec: values the schema takes, and values it should refuse. */
 export interface SchemaValues {
@@ -24,6 +38,8 @@ export interface SchemaValues {
 }
 
 const MAX_DEPTH = 5;
+/** How much likelier each well-formed shape of a string is than each near miss. */
+const NEAR_MISS_ODDS = 6;
 /** Long enough to cross every length limit of the specs, short enough to stay quick. */
 const SHORT = 24;
 
@@ -59,7 +75,11 @@ export function poolKeyOf(field: string | null, schema: JsonSchema): string | nu
   return field.endsWith("_id") ? field : null;
 }
 
-export function createSchemaValues(document: OpenApiDocument): SchemaValues {
+/**
+ * Values for the schemas of one spec. `hostedDomains` are the domains the server hosts: address and host name fields
+ * draw them too, so that what a hosted domain allows is reached as often as what another domain is refused.
+ */
+export function createSchemaValues(document: OpenApiDocument, hostedDomains: readonly string[] = []): SchemaValues {
   const deref = (schema: JsonSchema): JsonSchema => dereference<JsonSchema>(document, schema);
 
   const typesOf = (schema: JsonSchema): JsonType[] => {
@@ -82,33 +102,54 @@ export function createSchemaValues(document: OpenApiDocument): SchemaValues {
       return length >= minLength && (maxLength === undefined || length <= maxLength);
     };
     const shapes: fc.Arbitrary<unknown>[] = [];
+    /**
+     * Values one step from the format or pattern, drawn less often: a list of fifty addresses must still be all
+     * well-formed often enough to reach what a valid request does.
+     */
+    const nearMisses: fc.Arbitrary<unknown>[] = [];
     switch (schema.format) {
       case "uuid":
-        shapes.push(fc.uuid());
+        shapes.push(fc.uuid(), unusualUuids);
+        nearMisses.push(subtleUuids);
         break;
       case "email":
-        shapes.push(fc.emailAddress(), fc.constantFrom("someone@example.com", "Someone@Example.com"));
+        shapes.push(
+          fc.emailAddress(),
+          fc.constantFrom("someone@example.com", "Someone@Example.com"),
+          unusualEmails(hostedDomains),
+        );
+        nearMisses.push(subtleEmails);
         break;
       case "hostname":
         shapes.push(
           fc.domain(),
           fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?\.?$/),
-          fc.constantFrom("pigeonhole.test", "example.com", "net", "example.com."),
+          fc.constantFrom("pigeonhole.test", "example.com", "net", "example.com.", ...hostedDomains),
+          unusualHostnames(hostedDomains),
         );
+        nearMisses.push(subtleHostnames);
         break;
       case "uri":
         shapes.push(
           fc.webUrl({ withQueryParameters: true }),
           fc.constantFrom("https://example.com/hook", "http://127.0.0.1:1/x", "ftp://example.com/", "urn:isbn:0"),
+          unusualUris,
         );
+        nearMisses.push(subtleUris);
         break;
       case "date-time":
-        shapes.push(fc.date({ noInvalidDate: true }).map((date) => date.toISOString()));
+        shapes.push(
+          fc.date({ noInvalidDate: true }).map((date) => date.toISOString()),
+          unusualDateTimes,
+        );
+        nearMisses.push(subtleDateTimes);
         break;
     }
     if (typeof schema.pattern === "string") {
       const pattern = new RegExp(schema.pattern, "u");
-      shapes.push(fc.stringMatching(pattern).filter(fitsLength));
+      const matching = stringsMatching(pattern).filter(fitsLength);
+      shapes.push(matching);
+      nearMisses.push(patternNearMisses(matching));
       const edges = PUNCTUATION_EDGES.filter((text) => pattern.test(text) && fitsLength(text));
       if (edges.length > 0) {
         shapes.push(fc.constantFrom(...edges));
@@ -128,7 +169,10 @@ export function createSchemaValues(document: OpenApiDocument): SchemaValues {
       );
     }
     const pool = poolKeyOf(field, schema);
-    const plain = fc.oneof(...shapes);
+    const plain = fc.oneof(
+      ...shapes.map((arbitrary) => ({ arbitrary, weight: NEAR_MISS_ODDS })),
+      ...nearMisses.map((arbitrary) => ({ arbitrary, weight: 1 })),
+    );
     if (pool === null) {
       return plain;
     }
@@ -277,7 +321,7 @@ export function createSchemaValues(document: OpenApiDocument): SchemaValues {
     }
     switch (schema.format) {
       case "email":
-        options.push(fc.constantFrom(...ODD_ADDRESSES));
+        options.push(fc.constantFrom(...ODD_ADDRESSES), subtleEmails);
         break;
       case "uuid":
         options.push(
@@ -288,15 +332,23 @@ export function createSchemaValues(document: OpenApiDocument): SchemaValues {
             "7c9e6679-7425-40de-944b-e07fc1f90aeg",
             "{7c9e6679-7425-40de-944b-e07fc1f90ae7}",
           ),
+          subtleUuids,
         );
         break;
       case "uri":
-        options.push(fc.constantFrom("not a url", "//example.com", "http//example.com", ":", "https://exa mple.com"));
+        options.push(
+          fc.constantFrom("not a url", "//example.com", "http//example.com", ":", "https://exa mple.com"),
+          subtleUris,
+        );
         break;
       case "hostname":
         options.push(
           fc.constantFrom("-bad-.com", "a..b", "exa mple.com", `${"x".repeat(64)}.com`, ".lead", "\u00e9.com"),
+          subtleHostnames,
         );
+        break;
+      case "date-time":
+        options.push(subtleDateTimes);
         break;
     }
     if (schema.contentEncoding === "base64") {

@@ -75,6 +75,8 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
   const chosen: Record<string, string> = {};
   const segments: Record<string, string> = {};
   // The innermost id is drawn first and its parents along with it: a thread, then the inbox that holds it.
+  const nested = Object.keys(draft.path).length > 1;
+  const goneDrawn: { name: string; id: string }[] = [];
   for (const [name, choice] of (Object.entries(draft.path) as [string, PathChoice][]).reverse()) {
     let value: string;
     if (choice.kind === "raw") {
@@ -90,13 +92,13 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
       const drawn =
         choice.kind === "gone"
           ? pool.gone(choice.pick, name)
-          : pool.resolveAlong(new PoolReference(name, choice.pick, choice.kind), chosen);
+          : pool.resolveAlong(new PoolReference(name, choice.pick, choice.kind), chosen, nested);
       if (drawn !== undefined) {
         chosen[name] = drawn;
       }
       value = drawn ?? parameterText(choice.fallback);
       if (drawn !== undefined && choice.kind === "gone") {
-        missing.push(`${name} (deleted)`);
+        goneDrawn.push({ name, id: drawn });
       } else if (drawn !== undefined && choice.kind === "foreign") {
         if (setting.sharedData) {
           shared.push(name);
@@ -110,6 +112,13 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
     }
     pathValues[name] = value;
     segments[name] = encodeURIComponent(value);
+  }
+  for (const { name, id } of goneDrawn) {
+    // Gone with its parent: only named with that parent is it surely missing.
+    const parent = pool.removedWith(id);
+    if (parent === undefined || Object.values(pathValues).includes(parent)) {
+      missing.push(`${name} (deleted)`);
+    }
   }
   const path = draft.operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => segments[name] ?? "");
   const url = new URL(`${setting.baseUrl}${path}`);

@@ -1,5 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { ApiProblem } from "./api-problem.ts";
+import type { AuthFailureLimiter } from "./auth-failure-limiter.ts";
+import { setLimitHeaders, tooManyRequests } from "./rate-limit.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
@@ -9,11 +11,21 @@ export type Authenticate<Caller> = (apiKey: string) => Promise<Caller | null>;
 
 /**
  * Learns who sends the request from its `Authorization: Bearer` key, without refusing anything yet: a request
- * without a valid key is still counted against its address by the rate limit before it is refused.
+ * without a valid key is still counted against its address by the rate limit before it is refused. An address that
+ * has sent too many requests without a valid key (`failures`) is refused 429 first, before its key costs anything.
  */
-export function identifyCaller<Caller>(authenticate: Authenticate<Caller>, queryKeyPaths: readonly string[] = []) {
+export function identifyCaller<Caller>(
+  authenticate: Authenticate<Caller>,
+  queryKeyPaths: readonly string[] = [],
+  failures?: AuthFailureLimiter,
+) {
   const queryKeyAllowed = new Set(queryKeyPaths);
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
+    const standing = failures?.check(c.get("clientAddress"));
+    if (standing?.limited) {
+      setLimitHeaders(c, standing);
+      throw tooManyRequests(standing);
+    }
     // Where a client cannot set headers (a browser's WebSocket), the key may come as `?api_key=`.
     const key =
       BEARER.exec(c.req.header("authorization") ?? "")?.[1] ??
@@ -23,11 +35,12 @@ export function identifyCaller<Caller>(authenticate: Authenticate<Caller>, query
   });
 }
 
-/** Refuses a request without a valid key with 401; past this, `caller` is set. */
-export function requireCaller<Caller>() {
+/** Refuses a request without a valid key with 401, counted in `failures`; past this, `caller` is set. */
+export function requireCaller<Caller>(failures?: AuthFailureLimiter) {
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
     const { caller, keySent } = c.get("identity");
     if (caller === null) {
+      failures?.record(c.get("clientAddress"));
       throw keySent
         ? new ApiProblem(401, "INVALID_API_KEY", "The API key is not valid.", {
             hint: "Check your API key; it does not match any key of this service.",

@@ -50,13 +50,15 @@ export function limitRateByAddress<Caller>(rateLimit: (clientAddress: string) =>
   });
 }
 
-function setLimitHeaders(c: Context, limit: RateLimitState) {
+/** Tells the answer where the request's bucket stands (`X-RateLimit-*`). */
+export function setLimitHeaders(c: Context, limit: RateLimitState) {
   c.header("X-RateLimit-Limit", String(limit.limit));
   c.header("X-RateLimit-Remaining", String(limit.remaining));
   c.header("X-RateLimit-Reset", String(limit.resetAt));
 }
 
-function tooManyRequests(limit: RateLimitState): ApiProblem {
+/** The 429 answer, with `Retry-After`, to a request over `limit`. */
+export function tooManyRequests(limit: RateLimitState): ApiProblem {
   const unit = limit.limit === 1 ? limit.unit.replace(/s$/, "") : limit.unit;
   return new ApiProblem(429, "RATE_LIMIT_EXCEEDED", `Rate limit of ${limit.limit} ${unit} per ${limit.per} exceeded.`, {
     retryAfterSeconds: limit.retryAfterSeconds,

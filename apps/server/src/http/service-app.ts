@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import type { ServerLogger } from "../logger.ts";
 import type { SpecOperation } from "../spec/request-validator.ts";
 import type { HttpProblemCode, ProblemFormatter } from "./api-problem.ts";
+import type { AuthFailureLimiter } from "./auth-failure-limiter.ts";
 import type { Authenticate } from "./authenticate.ts";
 import { identifyCaller, requireCaller } from "./authenticate.ts";
 import { limitRequestBody } from "./body-limit.ts";
@@ -30,6 +31,8 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   /** Answers a problem in the service's envelope; `Code` is the service's vocabulary. */
   formatProblem: ProblemFormatter<Code>;
   authenticate: Authenticate<Caller>;
+  /** Counts requests without a valid key per client address, and refuses an address past its limit (429). */
+  authFailures?: AuthFailureLimiter;
   /** Counts requests against their key's (or address's) limit; none when omitted (test control is not limited). */
   rateLimit?: RateLimit<Caller>;
   maxBodyBytes: number;
@@ -97,11 +100,11 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
       limits,
     );
   }
-  app.use(identifyCaller(options.authenticate, options.queryKeyPaths));
+  app.use(identifyCaller(options.authenticate, options.queryKeyPaths, options.authFailures));
   if (options.rateLimit) {
     app.use(limitRate(options.rateLimit));
   }
-  app.use(requireCaller());
+  app.use(requireCaller(options.authFailures));
   for (const operation of options.operations.filter((each) => !each.public)) {
     const handler = options.handlers[operation.operationId];
     if (!handler) {

@@ -1,16 +1,19 @@
 import type { MiddlewareHandler } from "hono";
 import type { Clock } from "../clock.ts";
+import type { AuthFailureLimiter } from "../http/auth-failure-limiter.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
 import { createServiceApp } from "../http/service-app.ts";
 import type { ApiKeys, InboxCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
 import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
+import type { DkimKey } from "../mail/outbound/relay-transport.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
 import { compileAddressRule } from "./address-rule.ts";
 import { EVENT_STREAM_PATH, eventStreamRoute } from "./events/upgrade-route.ts";
+import { HostedDomains } from "./hosted-domains.ts";
 import type { InboxProblemCode } from "./inbox-errors.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";
@@ -29,16 +32,25 @@ export interface InboxAppOptions {
   /** Where request counts are kept; in this process unless given. */
   rateLimiters?: RateLimiterFactory;
   onDeliveriesEnqueued(): void;
+  /** Webhooks one pod may have (`ServerOptions.webhooksPerPod`). */
+  webhooksPerPod: number;
   /** Called after a send has committed, with the pods it stored events for. */
   onEventsStored?(podIds: readonly string[]): void;
-  /** The domain of inboxes created without one (`ServerOptions.domains`). */
-  defaultDomain?: string;
+  /**
+   * The hosted domains (`ServerOptions.domains`, the first the default of Create Inbox): inboxes are created in, send
+   * from and are delivered to locally in these only. Default `["pigeonhole.test"]`.
+   */
+  domains?: readonly string[];
+  /** The relay's DKIM key, whose public record List Domains shows for the domain it signs for. */
+  dkim?: DkimKey;
   /** Outside recipients are queued for the relay (`queued`) rather than kept (`captured`). */
   relayConfigured?: boolean;
   /** Called after a send that queued mail for the relay has committed. */
   onMailQueued?(): void;
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
+  /** Counts requests without a valid key per client address (shared by both services); none when omitted. */
+  authFailures?: AuthFailureLimiter;
   logger: ServerLogger;
   /** Test control's simulated outcomes of outside recipients (magic addresses, mail faults). */
   simulator?: OutcomeSimulator;
@@ -52,6 +64,7 @@ export function createInboxApp(options: InboxAppOptions) {
   const rateLimiters = options.rateLimiters ?? inMemoryRateLimiters(options.clock);
   const requests = rateLimiters({ name: "inbox", limit: options.limits.requestsPerMinute, unit: "requests" });
   const spec = loadSpecBundle("inbox");
+  const domains = new HostedDomains(options.domains ?? [], options.dkim);
   return createServiceApp<InboxCaller, InboxProblemCode>({
     service: "inbox",
     operations: compileSpecOperations(spec, "inbox"),
@@ -59,10 +72,11 @@ export function createInboxApp(options: InboxAppOptions) {
       inboxes: options.storage.inboxes,
       webhooks: options.storage.webhooks,
       isValidAddress: compileAddressRule(spec),
-      defaultDomain: options.defaultDomain,
+      domains,
       pageTokens: options.pageTokens,
       clock: options.clock,
       onDeliveriesEnqueued: options.onDeliveriesEnqueued,
+      webhooksPerPod: options.webhooksPerPod,
       send: {
         sends: options.storage.sends,
         sendsPerDay: options.limits.sendsPerDay,
@@ -71,6 +85,7 @@ export function createInboxApp(options: InboxAppOptions) {
         relayConfigured: options.relayConfigured,
         simulator: options.simulator,
         onMailQueued: options.onMailQueued,
+        isHostedAddress: (address) => domains.hostsAddress(address),
       },
     }),
     formatProblem: formatInboxProblem,
@@ -87,6 +102,7 @@ export function createInboxApp(options: InboxAppOptions) {
     extraRoutes: { [EVENT_STREAM_PATH]: eventStreamRoute },
     queryKeyPaths: [EVENT_STREAM_PATH],
     trustedProxies: options.trustedProxies,
+    authFailures: options.authFailures,
     logger: options.logger,
     requestFaults: options.requestFaults,
   });

@@ -9,9 +9,13 @@ export type InboxProblemCode =
   | "INVALID_PAGE_TOKEN"
   | "ADDRESS_TAKEN"
   | "CLIENT_ID_TAKEN"
+  | "INVALID_URL"
+  | "WEBHOOK_LIMIT_REACHED"
   | "IDEMPOTENCY_KEY_REUSED"
   | "SEND_LIMIT_EXCEEDED"
-  | "SYSTEM_LABEL";
+  | "TOO_MANY_CONNECTIONS"
+  | "SYSTEM_LABEL"
+  | "DOMAIN_NOT_HOSTED";
 
 /** A problem the inbox raises, in its own vocabulary. */
 export class InboxProblem extends ApiProblem<InboxProblemCode> {}

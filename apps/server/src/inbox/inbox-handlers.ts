@@ -10,10 +10,11 @@ import type { InboxCaller } from "../keys/api-keys.ts";
 import type { InboxStore } from "../storage/inbox/inbox-store.ts";
 import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
 import type { WebhookSettings, WebhookStore } from "../storage/inbox/webhook-store.ts";
-import { DEFAULT_DOMAIN, normalizeAddress } from "./addresses.ts";
+import { normalizeAddress } from "./addresses.ts";
+import type { HostedDomains } from "./hosted-domains.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import { labelChange } from "./message-labels.ts";
-import { buildMessageSource, withoutBcc } from "./message-source.ts";
+import { buildMessageSource } from "./message-source.ts";
 import type { PageTokens } from "./page-token.ts";
 import { toPage } from "./page-token.ts";
 import { toInbox, toMessage, toMessageItem, toThreadItem, toWebhook, toWebhookDelivery } from "./records.ts";
@@ -21,6 +22,7 @@ import { replyRecipients, replySendBody } from "./reply-addressing.ts";
 import type { SendContext } from "./send-message.ts";
 import { sendMessage } from "./send-message.ts";
 import { generateWebhookSecret } from "./webhooks/signing.ts";
+import { webhookUrlProblem } from "./webhooks/webhook-url.ts";
 
 export type InboxHandlers = OperationHandlers<
   operations,
@@ -33,24 +35,24 @@ export interface InboxHandlerDependencies {
   webhooks: WebhookStore;
   /** The spec's address rule, which an address assembled from `username` and `domain` must follow too. */
   isValidAddress(address: string): boolean;
-  /** The domain of inboxes created without one. */
-  defaultDomain?: string;
+  /** The domains inboxes are created in and send from; the first is the default of Create Inbox. */
+  domains: HostedDomains;
   pageTokens: PageTokens;
   clock: Clock;
   send: Omit<SendContext, "clock">;
   /** Wakes the webhook delivery worker (after a redelivery). */
   onDeliveriesEnqueued(): void;
+  /** Webhooks one pod may have (`ServerOptions.webhooksPerPod`). */
+  webhooksPerPod: number;
 }
 
 const notFound = (what: string, id: string, field: string) =>
   new InboxProblem(404, "NOT_FOUND", `${what} '${id}' was not found.`, { field });
 
 const webhookSettings = (body: CreateWebhookRequest): WebhookSettings => {
-  const url = new URL(body.url);
-  if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new InboxProblem(400, "INVALID_VALUE", `url: '${body.url}' must be an http or https URL.`, {
-      field: "url",
-    });
+  const problem = webhookUrlProblem(body.url);
+  if (problem) {
+    throw new InboxProblem(400, problem.code, `url: '${body.url}' ${problem.reason}.`, { field: "url" });
   }
   return {
     url: body.url,
@@ -91,6 +93,21 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
     return inbox;
   }
 
+  /** An inbox outside the hosted domains (created before the server stopped hosting its domain) reads, never sends. */
+  function refuseUnhostedSender(inboxId: string): void {
+    if (!deps.domains.hostsAddress(inboxId)) {
+      throw new InboxProblem(
+        400,
+        "DOMAIN_NOT_HOSTED",
+        `inbox_id: '${inboxId}' is not in a domain this server hosts, so it cannot send.`,
+        {
+          field: "inbox_id",
+          hint: "List Domains (GET /v0/domains) names the hosted domains; send from an inbox in one.",
+        },
+      );
+    }
+  }
+
   async function ownWebhook(podId: string, webhookId: string) {
     const webhook = await webhooks.findWebhook(podId, webhookId);
     if (!webhook) {
@@ -111,7 +128,16 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
   return {
     async createInbox({ body }, { caller }) {
       const username = body?.username ?? `inbox-${randomLowerAlphanumeric(10)}`;
-      const domain = (body?.domain ?? deps.defaultDomain ?? DEFAULT_DOMAIN).toLowerCase();
+      const domain = (body?.domain ?? deps.domains.defaultDomain).toLowerCase();
+      // Another domain's addresses belong to someone else: an inbox there would catch mail meant for them.
+      if (!deps.domains.hosts(domain)) {
+        throw new InboxProblem(
+          400,
+          "DOMAIN_NOT_HOSTED",
+          `domain: '${domain}' is not a domain this server hosts; List Domains names them.`,
+          { field: "domain", hint: `Hosted domains: ${deps.domains.all.map((hosted) => hosted.domain).join(", ")}.` },
+        );
+      }
       const address = `${username}@${domain}`;
       // Each part has its own pattern, but only the whole address can break the length limit; an inbox whose
       // address the rest of the API refuses could never be read, sent from or named in a webhook.
@@ -161,6 +187,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
 
     async sendMessage({ path, headers, body }, { caller }) {
       const inbox = await ownInbox(caller.podId, path.inbox_id);
+      refuseUnhostedSender(inbox.inbox_id);
       const sent = await sendMessage(sendContext, {
         podId: caller.podId,
         inboxId: inbox.inbox_id,
@@ -214,10 +241,10 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
     async getRawMessage({ path }, { caller }) {
       const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
       const message = toMessage(found.message, found.attachments, found.deliveries);
-      // Messages stored before sources were kept get one built from their fields, the same bytes on every read.
-      const stored = await inboxes.findMessageSource(message.message_id);
+      // Copies stored before sources were kept get one built from their own fields and attachments, the same bytes on
+      // every read.
       const source =
-        stored?.source ??
+        (await inboxes.findMessageSource(message.inbox_id, message.message_id)) ??
         (await buildMessageSource({
           ...message,
           attachments: await Promise.all(
@@ -229,17 +256,12 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
             })),
           ),
         }));
-      // A source composed here holds the send's Bcc field, which only the sender's copy shows; mail that came in over
-      // SMTP is answered exactly as it arrived.
-      return {
-        status: 200,
-        body: stored?.holdsBcc && message.bcc.length === 0 ? withoutBcc(source) : source,
-        contentType: "message/rfc822",
-      };
+      return { status: 200, body: source, contentType: "message/rfc822" };
     },
 
     async replyToMessage({ path, headers, body }, { caller }) {
       const { inbox, found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
+      refuseUnhostedSender(inbox.inbox_id);
       const message = toMessage(found.message, found.attachments, found.deliveries);
       const recipients = replyRecipients(inbox.inbox_id, message, body.reply_all ?? false);
       if (recipients.to.length === 0) {
@@ -291,7 +313,16 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
         generateWebhookSecret(),
         webhookSettings(body),
         isoTimestamp(clock.now()),
+        deps.webhooksPerPod,
       );
+      if ("limitReached" in result) {
+        throw new InboxProblem(
+          409,
+          "WEBHOOK_LIMIT_REACHED",
+          `This API key's pod has ${result.limitReached} webhooks, the most it may have; delete one before creating another.`,
+          { field: null },
+        );
+      }
       return { status: 200, body: toWebhook("created" in result ? result.created : result.existing) };
     },
 
@@ -335,6 +366,30 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
         throw notFound("Webhook", path.webhook_id, "webhook_id");
       }
       return { status: 204, body: undefined };
+    },
+
+    async listDomains({ query }) {
+      const { items, ...page } = await listPage(
+        "domains",
+        query,
+        async ({ limit, after }) => {
+          // The domains are the server's configuration, listed in its order: a position is an index into it.
+          const start = after === undefined ? 0 : after.seq + 1;
+          return deps.domains.all
+            .slice(start, start + limit)
+            .map((row, index) => ({ row, position: { createdAt: "", seq: start + index } }));
+        },
+        (domain) => domain,
+      );
+      return { status: 200, body: { ...page, domains: items } };
+    },
+
+    async getDomain({ path }) {
+      const domain = deps.domains.find(path.domain_id);
+      if (!domain) {
+        throw notFound("Domain", path.domain_id, "domain_id");
+      }
+      return { status: 200, body: domain };
     },
 
     async listWebhookDeliveries({ path, query }, { caller }) {

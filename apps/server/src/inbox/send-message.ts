@@ -9,7 +9,7 @@ import type { SendStore } from "../storage/inbox/send-store.ts";
 import { formatSender, normalizeAddress, toAddressList } from "./addresses.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import { InboxProblem } from "./inbox-errors.ts";
-import { buildMessageSource } from "./message-source.ts";
+import { buildMessageSource, withoutBcc } from "./message-source.ts";
 import { toMessageRow } from "./records.ts";
 import { joinThread, messageIdsIn, replyTargetsOf, saveThread } from "./thread-joining.ts";
 import { messageReceivedEvent, messageSentEvent, newEventId } from "./webhooks/events.ts";
@@ -37,6 +37,11 @@ export interface SendContext {
   onDeliveriesEnqueued(): void;
   /** Called after a send has committed, with the pods it stored events for. */
   onEventsStored?(podIds: readonly string[]): void;
+  /**
+   * Whether an address is in a domain the server hosts: only those are delivered to a local inbox, so an inbox left
+   * in another domain never intercepts mail meant for it. Every address when absent.
+   */
+  isHostedAddress?(address: string): boolean;
 }
 
 export interface SendRequest {
@@ -103,7 +108,8 @@ function secondsToNextUtcDay(epochMs: number): number {
 
 /**
  * Sends a message: stores the sender's copy (labelled `sent`) and a copy (labelled `received`) in every inbox of this
- * service among the recipients, threads each copy by its reply headers within its inbox, and writes the
+ * service among the recipients, each with its own source and attachments under its inbox (a recipient's source
+ * without the Bcc field), threads each copy by its reply headers within its inbox, and writes the
  * `message.sent` and `message.received` deliveries to the outbox, the idempotency record and the day's send count,
  * all in one transaction.
  */
@@ -215,9 +221,25 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       updated_at: now,
     };
     const attachmentRecords = attachments.map(({ content: _content, ...metadata }) => metadata);
+    /** Keeps a copy's own source and attachments, under the inbox holding it. */
+    const storeContent = async (inboxId: string, copySource: Uint8Array) => {
+      await tx.insertAttachments(
+        attachments.map((attachment, position) => ({
+          inbox_id: inboxId,
+          message_id: messageId,
+          position,
+          ...attachment,
+        })),
+      );
+      await tx.insertMessageSource(inboxId, messageId, copySource);
+    };
+    const recipientSource = withoutBcc(source);
     const recorder = new EventRecorder(tx);
     const recipientAddresses = [...new Set([...to, ...cc, ...bcc].map(normalizeAddress))];
-    const hosted = await tx.findInboxesByAddress(recipientAddresses);
+    const { isHostedAddress } = context;
+    const hosted = await tx.findInboxesByAddress(
+      isHostedAddress ? recipientAddresses.filter((address) => isHostedAddress(address)) : recipientAddresses,
+    );
     const sendsToItself = hosted.some((inbox) => inbox.inboxId === sender.inbox_id);
     const userLabels = (body.labels ?? []).filter((label) => label !== "sent" && label !== "received");
     const senderLabels = [...new Set(["sent", ...userLabels, ...(sendsToItself ? RECEIVED_LABELS : [])])];
@@ -256,6 +278,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       deliveries,
     };
     await tx.insertMessage(toMessageRow(senderMessage));
+    await storeContent(sender.inbox_id, source);
     await tx.insertRecipientDeliveries(recipientDeliveries);
     await recorder.record(request.podId, sender.inbox_id, messageSentEvent(newEventId(), senderMessage));
     if (sendsToItself) {
@@ -276,13 +299,10 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
       await saveThread(tx, { thread, isNew });
       const message: Message = { ...copy, thread_id: thread.thread_id, attachments: attachmentRecords, deliveries: [] };
       await tx.insertMessage(toMessageRow(message));
+      await storeContent(recipient.inboxId, recipientSource);
       await recorder.record(recipient.podId, recipient.inboxId, messageReceivedEvent(newEventId(), message, thread));
     }
 
-    await tx.insertAttachments(
-      attachments.map((attachment, position) => ({ message_id: messageId, position, ...attachment })),
-    );
-    await tx.insertMessageSource(messageId, source, bcc.length > 0);
     await recorder.store(now, nowMs);
     const result = { message_id: messageId, thread_id: senderThread.thread.thread_id };
     if (request.idempotencyKey !== undefined) {

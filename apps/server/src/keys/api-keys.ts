@@ -2,9 +2,11 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { ServiceName } from "../service-name.ts";
-import type { KeyStore } from "../storage/keys/key-store.ts";
+import type { KeyRecord, KeyStore } from "../storage/keys/key-store.ts";
+import { KEY_ID } from "./key-id.ts";
+import { KnownKeys } from "./known-keys.ts";
 
-export type { ServiceName };
+export type { KeyRecord, ServiceName };
 
 /** Who calls the Inbox API: the pod its API key opens. */
 export interface InboxCaller {
@@ -24,27 +26,54 @@ export class KeyOfOtherServiceError extends Error {
   override name = "KeyOfOtherServiceError";
 }
 
+export class UnknownPodError extends Error {
+  override name = "UnknownPodError";
+}
+
+/** How a key is registered: as a development key or not. */
+export interface RegisterOptions {
+  /** A development key: a server started without development keys removes it. Default false. */
+  dev?: boolean;
+}
+
 /**
- * Registering and checking API keys. Known keys are cached by the key as presented, so a request with a known key
- * costs neither a hash nor a query (keys are never revoked); an unknown key is looked up every time, since another
- * instance or the CLI may have just registered it.
+ * Registering, checking and revoking API keys. Known keys are cached by the key as presented for at most a second
+ * (see KnownKeys), so a request with a known key costs neither a hash nor a query, and a key revoked anywhere is
+ * refused here within that second; an unknown key is looked up every time, since another instance or the CLI may
+ * have just registered it.
  */
 export class ApiKeys {
   readonly #store: KeyStore;
   readonly #clock: Clock;
-  readonly #inbox = new Map<string, InboxCaller>();
-  readonly #forum = new Map<string, ForumCaller>();
+  readonly #inbox: KnownKeys<InboxCaller>;
+  readonly #forum: KnownKeys<ForumCaller>;
 
   constructor(store: KeyStore, clock: Clock) {
     this.#store = store;
     this.#clock = clock;
+    this.#inbox = new KnownKeys(clock, (hash) => store.findInboxKey(hash));
+    this.#forum = new KnownKeys(clock, (hash) => store.findForumKey(hash));
   }
 
-  /** Registers `key` (or a new random one) for a new pod; registering a known key keeps its pod. */
-  async registerInboxKey(key = generateApiKey("inbox")): Promise<{ key: string; caller: InboxCaller }> {
+  /**
+   * Registers `key` (or a new random one) for a new pod, or for the existing pod `podId` (a second key, to rotate
+   * the first without downtime); registering a known key keeps its pod.
+   */
+  async registerInboxKey(
+    key = generateApiKey("inbox"),
+    options: RegisterOptions & { podId?: string } = {},
+  ): Promise<{ key: string; caller: InboxCaller }> {
     const hash = sha256Hex(key);
     await this.#refuseKeyOf("forum", hash);
-    const holder = await this.#store.registerInboxKey(hash, newUuid(), isoTimestamp(this.#clock.now()));
+    if (options.podId !== undefined && !(await this.#store.podExists(options.podId))) {
+      throw new UnknownPodError(`No pod ${options.podId}: keys list shows the pod of every inbox key.`);
+    }
+    const holder = await this.#store.registerInboxKey(
+      hash,
+      options.podId ?? newUuid(),
+      isoTimestamp(this.#clock.now()),
+      { dev: options.dev ?? false },
+    );
     return { key, caller: holder };
   }
 
@@ -52,11 +81,14 @@ export class ApiKeys {
    * Registers a new agent with `key` (or a new random one). A known key keeps its agent; a name another agent has is
    * taken.
    */
-  async registerAgent(agent: {
-    key?: string;
-    name: string;
-    description?: string | null;
-  }): Promise<{ key: string; caller: ForumCaller } | { nameTaken: true }> {
+  async registerAgent(
+    agent: {
+      key?: string;
+      name: string;
+      description?: string | null;
+    },
+    options: RegisterOptions = {},
+  ): Promise<{ key: string; caller: ForumCaller } | { nameTaken: true }> {
     const key = agent.key ?? generateApiKey("forum");
     const hash = sha256Hex(key);
     await this.#refuseKeyOf("inbox", hash);
@@ -64,28 +96,44 @@ export class ApiKeys {
       hash,
       { agentId: newUuid(), name: agent.name, description: agent.description ?? null },
       isoTimestamp(this.#clock.now()),
+      { dev: options.dev ?? false },
     );
     return "nameTaken" in registered ? registered : { key, caller: registered };
   }
 
   async authenticateInbox(key: string): Promise<InboxCaller | null> {
-    return this.#cached(this.#inbox, key, (hash) => this.#store.findInboxKey(hash));
+    return this.#inbox.get(key);
   }
 
   async authenticateForum(key: string): Promise<ForumCaller | null> {
-    return this.#cached(this.#forum, key, (hash) => this.#store.findForumKey(hash));
+    return this.#forum.get(key);
   }
 
-  async #cached<Holder>(cache: Map<string, Holder>, key: string, find: (hash: string) => Promise<Holder | null>) {
-    const known = cache.get(key);
-    if (known) {
-      return known;
-    }
-    const holder = await find(sha256Hex(key));
-    if (holder) {
-      cache.set(key, holder);
-    }
-    return holder;
+  /** Every registered key (of one service, or both), without the keys themselves. */
+  listKeys(service?: ServiceName): Promise<KeyRecord[]> {
+    return this.#store.listKeys(service);
+  }
+
+  /** Revokes a key named by its id (`key_...`) or given itself; answers what was revoked, or null. */
+  async revoke(keyOrId: string): Promise<KeyRecord | null> {
+    // An id is tried as an id first; anything else, or an id that matches nothing, as the key itself.
+    const revoked =
+      (KEY_ID.test(keyOrId) ? await this.#store.revokeKey({ keyId: keyOrId }) : null) ??
+      (await this.#store.revokeKey({ keyHash: sha256Hex(keyOrId) }));
+    this.#forgetAll();
+    return revoked;
+  }
+
+  /** Revokes every development key (a server started without them); answers how many there were. */
+  async revokeDevKeys(): Promise<number> {
+    const count = await this.#store.revokeDevKeys();
+    this.#forgetAll();
+    return count;
+  }
+
+  #forgetAll() {
+    this.#inbox.clear();
+    this.#forum.clear();
   }
 
   async #refuseKeyOf(service: ServiceName, hash: string) {

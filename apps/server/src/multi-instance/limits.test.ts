@@ -1,4 +1,6 @@
+import { createTestControl } from "@pigeonhole/test-control";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_TEST_CONTROL_KEY } from "../options.ts";
 import type { Instances } from "./instances.ts";
 import { bounded, inboxHeaders, roundRobin, startInstances } from "./instances.ts";
 
@@ -18,39 +20,40 @@ afterAll(async () => {
   await sendLimited?.stop();
 });
 
-const minuteOf = (ms: number) => Math.floor(ms / 60_000);
-
-/** Statuses of `count` requests spread over the instances, retried whole if they straddled a minute boundary. */
-async function statusesWithinOneMinute(count: number, request: (url: string) => Promise<Response>): Promise<number[]> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    // Not within a few seconds of a boundary: a window holds every request of the burst.
-    while (Date.now() % 60_000 > 55_000) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    const started = Date.now();
-    const statuses: number[] = [];
-    await bounded(count, 10, async (i) => {
-      const response = await request(roundRobin(requestLimited.all, i).inboxUrl);
-      statuses.push(response.status);
-      await response.body?.cancel();
-    });
-    if (minuteOf(started) === minuteOf(Date.now())) {
-      return statuses;
-    }
-  }
-  throw new Error("Every burst straddled a minute boundary.");
+/**
+ * Freezes every instance's clock at the same instant, noon UTC of the next day: the limit windows (a minute, a UTC
+ * day) are then the same on all of them and no burst can straddle a boundary, whatever the time of day.
+ */
+async function freezeAllAtNextNoon(instances: Instances): Promise<void> {
+  const noon = new Date(Date.now() + 24 * 60 * 60 * 1000);
+  noon.setUTCHours(12, 0, 0, 0);
+  await Promise.all(
+    instances.all.map((instance) =>
+      createTestControl({ baseUrl: instance.inboxUrl, key: DEFAULT_TEST_CONTROL_KEY }).clock.set({
+        now: noon,
+        frozen: true,
+      }),
+    ),
+  );
 }
 
 describe("limits over several instances", () => {
   it("allow the request limit once over all instances together", async () => {
-    const statuses = await statusesWithinOneMinute(2 * REQUESTS_PER_MINUTE, (url) =>
-      fetch(`${url}/v0/inboxes`, { headers: inboxHeaders() }),
-    );
+    await freezeAllAtNextNoon(requestLimited);
+    const statuses: number[] = [];
+    await bounded(2 * REQUESTS_PER_MINUTE, 10, async (i) => {
+      const response = await fetch(`${roundRobin(requestLimited.all, i).inboxUrl}/v0/inboxes`, {
+        headers: inboxHeaders(),
+      });
+      statuses.push(response.status);
+      await response.body?.cancel();
+    });
     expect(statuses.filter((status) => status === 200)).toHaveLength(REQUESTS_PER_MINUTE);
     expect(statuses.filter((status) => status === 429)).toHaveLength(REQUESTS_PER_MINUTE);
   });
 
   it("allow the daily sends once over all instances together", async () => {
+    await freezeAllAtNextNoon(sendLimited);
     const created = await fetch(`${sendLimited.all[0]?.inboxUrl}/v0/inboxes`, {
       method: "POST",
       headers: inboxHeaders(),

@@ -1,4 +1,4 @@
-import type { Expression, ExpressionBuilder, SqlBool, UpdateQueryBuilder, UpdateResult } from "kysely";
+import type { Expression, ExpressionBuilder, SqlBool, Transaction, UpdateQueryBuilder, UpdateResult } from "kysely";
 import type { ServerDatabase } from "./database.ts";
 import type { DatabaseSchema } from "./schema.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
@@ -27,6 +27,18 @@ export interface ClaimRequest {
   /** The claim holds until then. */
   untilMs: number;
   limit: number;
+  /** The claimant's share per group of rows (a pod's); without it rows are claimed oldest first, whatever their group. */
+  share?: ClaimShare;
+}
+
+/**
+ * How many rows of one group (a pod's) a claimant attempts at once at most, and how many it has in flight: a claim
+ * takes no row of a group past its share, so that one group's slow rows leave room for every other group's.
+ */
+export interface ClaimShare {
+  perGroup: number;
+  /** The claimant's rows in flight, by group. */
+  inFlight: ReadonlyMap<string, number>;
 }
 
 /** What a claiming worker needs of its work table. */
@@ -53,9 +65,19 @@ const unclaimedAt =
     eb.or([eb("claimed_until_ms", "is", null), eb("claimed_until_ms", "<", nowMs)]);
 
 /**
- * Claims up to `limit` waiting rows that are due and that nobody holds, oldest first (see `ClaimRequest`), in one
- * transaction; `read` runs the claim with what it returns. The rows are selected for update,
- * and on PostgreSQL those another instance locked are skipped, so that instances claiming at once get different rows.
+ * Lists, without locking them, the waiting rows a claim prefers, in order of preference, with their group; the claim
+ * takes, of those still waiting, due and free, as many as `claim.limit` and `claim.share` allow. A work table whose
+ * rows belong to groups (pods) picks this way to go round them; it lists more rows than the claim takes, so that the
+ * claim can pass over those another instance is claiming at the same moment.
+ */
+export type PickRows = (trx: Transaction<DatabaseSchema>, claim: ClaimRequest) => Promise<GroupedCandidate[]>;
+
+/**
+ * Claims up to `limit` waiting rows that are due and that nobody holds, oldest first (see `ClaimRequest`), or, with
+ * `pick`, those it prefers within the claim's share, in one transaction; `read` runs the claim with what it returns.
+ * The rows are selected for update, and on PostgreSQL those another instance locked are skipped, so that instances
+ * claiming at once get different rows; a picked row that another instance claimed meanwhile no longer meets the
+ * conditions when it is locked.
  */
 export function claimDueRows<Table extends WorkTable, Row>(
   db: ServerDatabase,
@@ -63,23 +85,43 @@ export function claimDueRows<Table extends WorkTable, Row>(
   rows: ClaimableRows & { table: Table },
   claim: ClaimRequest,
   read: (update: ClaimUpdate<Table>) => Promise<Row[]>,
+  pick?: PickRows,
 ): Promise<Row[]> {
   // The queries touch only the columns every work table has, so they are typed against all of them at once.
   const { table, waiting }: ClaimableRows = rows;
   return db.transaction().execute(async (trx) => {
-    const due = await dialect
-      .claimRows(
-        trx
-          .selectFrom(table)
-          .select("seq")
-          .where("status", "in", waiting)
-          .where("next_attempt_at_ms", "<=", claim.dueMs)
-          .where(unclaimedAt(claim.nowMs))
-          .orderBy("next_attempt_at_ms")
-          .orderBy("seq")
-          .limit(dialect.rowCount(claim.limit)),
-      )
-      .execute();
+    const claimable = trx
+      .selectFrom(table)
+      .select("seq")
+      .where("status", "in", waiting)
+      .where("next_attempt_at_ms", "<=", claim.dueMs)
+      .where(unclaimedAt(claim.nowMs));
+    let due: { seq: number }[];
+    if (pick) {
+      const picked = await pick(trx, claim);
+      if (picked.length === 0) {
+        return [];
+      }
+      const locked = await dialect
+        .claimRows(
+          claimable.where(
+            "seq",
+            "in",
+            picked.map((row) => row.seq),
+          ),
+        )
+        .execute();
+      // Rows locked but not taken are left as they were: their locks end with the transaction.
+      const lockedSeqs = new Set(locked.map((row) => row.seq));
+      due = withinShare(
+        picked.filter((row) => lockedSeqs.has(row.seq)),
+        claim,
+      ).map((seq) => ({ seq }));
+    } else {
+      due = await dialect
+        .claimRows(claimable.orderBy("next_attempt_at_ms").orderBy("seq").limit(dialect.rowCount(claim.limit)))
+        .execute();
+    }
     if (due.length === 0) {
       return [];
     }
@@ -94,6 +136,33 @@ export function claimDueRows<Table extends WorkTable, Row>(
     // Kysely cannot follow a generic table name; this builder updates `rows.table`, which is `Table`.
     return read(update as unknown as ClaimUpdate<Table>);
   });
+}
+
+/** A row a claim could take, and the group it belongs to. */
+export interface GroupedCandidate {
+  seq: number;
+  group: string;
+}
+
+/**
+ * Of `candidates` (in order of preference), the `seq` of those a claim takes: at most `claim.limit`, and of each
+ * group only as many as its share leaves room for beside the claimant's rows in flight.
+ */
+export function withinShare(candidates: readonly GroupedCandidate[], claim: ClaimRequest): number[] {
+  const taken = new Map(claim.share?.inFlight);
+  const perGroup = claim.share?.perGroup ?? Number.POSITIVE_INFINITY;
+  const seqs: number[] = [];
+  for (const { seq, group } of candidates) {
+    if (seqs.length >= claim.limit) {
+      break;
+    }
+    const held = taken.get(group) ?? 0;
+    if (held < perGroup) {
+      taken.set(group, held + 1);
+      seqs.push(seq);
+    }
+  }
+  return seqs;
 }
 
 /** Ends every claim of `claimant`. */

@@ -37,17 +37,25 @@ export interface MetaTable {
 /** An Inbox API key, by its SHA-256 (keys are never stored), and the pod it opens. */
 export interface InboxApiKeyTable {
   key_hash: string;
+  /** The key's public id, `key_` and the first 16 hex digits of its hash (migration 0010). */
+  key_id: string;
   pod_id: string;
   created_at: string;
+  /** 1 for a development key, which a server started without development keys removes. */
+  dev_key: Generated<number>;
 }
 
-/** A forum agent and the SHA-256 of its API key. */
+/** A forum agent and the SHA-256 of its API key (null once the key is revoked: the agent keeps its content). */
 export interface ForumAgentTable {
   agent_id: string;
   name: string;
   description: string | null;
   key_hash: string | null;
+  /** The key's public id, as for inbox keys; null with the key. */
+  key_id: string | null;
   created_at: string;
+  /** 1 while the agent's key is a development key. */
+  dev_key: Generated<number>;
 }
 
 /** Requests counted in one fixed window per bucket, shared by every server instance on the database. */
@@ -104,7 +112,9 @@ export interface MessageTable {
   updated_at: string;
 }
 
+/** An attachment of one stored copy: each inbox holding a message keeps its own rows, found by its own address. */
 export interface AttachmentTable {
+  inbox_id: string;
   message_id: string;
   attachment_id: string;
   position: number;
@@ -114,12 +124,15 @@ export interface AttachmentTable {
   content: Uint8Array;
 }
 
-/** The RFC 5322 source of a message, one per message id: every copy of a message shares it, as it does attachments. */
+/**
+ * The RFC 5322 source of one stored copy, as its inbox may show it: the sender's copy of a send keeps its Bcc field,
+ * a recipient's copy does not; mail received over SMTP is kept exactly as that inbox's arrival brought it. Copies
+ * stored before sources were kept have none (see migration 0009).
+ */
 export interface MessageSourceTable {
+  inbox_id: string;
   message_id: string;
   source: Uint8Array;
-  /** 1 when the source holds a Bcc field only the sender's copy may show (see migration 0007). */
-  holds_bcc: Generated<number>;
 }
 
 export interface IdempotencyKeyTable {

@@ -61,11 +61,11 @@ export async function connectStream(
   };
 }
 
-/** Answers the upgrade request's HTTP status and body when the server refuses it. */
+/** Answers the upgrade request's HTTP status, headers and body when the server refuses it. */
 export function refusedUpgrade(
   url: string,
   headers: Record<string, string> = {},
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: string; headers: Record<string, string | string[] | undefined> }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url.replace(/^http/, "ws"), { headers });
     ws.on("unexpected-response", (_request, response) => {
@@ -73,7 +73,7 @@ export function refusedUpgrade(
       response.on("data", (chunk: Buffer) => {
         body += chunk.toString();
       });
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, body, headers: response.headers }));
     });
     ws.on("open", () => reject(new Error("The upgrade was accepted.")));
     ws.on("error", () => {});

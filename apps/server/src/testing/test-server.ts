@@ -17,6 +17,7 @@ export const GENEROUS_LIMITS: ServerLimits = {
   forumReadsPerMinute: 1_000_000,
   forumWritesPerMinute: 1_000_000,
   forumRegistrationsPerHour: 1_000_000,
+  authFailuresPerMinute: 1_000_000,
 };
 
 export class SpecViolationError extends Error {

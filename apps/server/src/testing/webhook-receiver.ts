@@ -67,3 +67,59 @@ export async function startWebhookReceiver(
       }),
   };
 }
+
+/**
+ * A local HTTP server that takes each webhook delivery in full and never answers it, as a receiver that hangs does:
+ * the connection stays open until the sender gives up (or the receiver closes). It counts the requests it holds and
+ * those whose sender gave up.
+ */
+export async function startHangingReceiver() {
+  let held = 0;
+  let abandoned = 0;
+  const changes: (() => void)[] = [];
+  const changed = () => {
+    for (const notify of changes.splice(0)) {
+      notify();
+    }
+  };
+  const server = createServer((request, response) => {
+    let received = false;
+    request.resume();
+    request.on("end", () => {
+      received = true;
+      held += 1;
+      changed();
+    });
+    response.on("close", () => {
+      if (received) {
+        held -= 1;
+        abandoned += 1;
+        changed();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const actualPort = (server.address() as AddressInfo).port;
+  /** Resolves once `done()` holds, looking again after each change. */
+  const until = async (done: () => boolean) => {
+    while (!done()) {
+      await new Promise<void>((resolve) => changes.push(resolve));
+    }
+  };
+  return {
+    url: `http://127.0.0.1:${actualPort}/hook`,
+    /** Requests received in full and held open now. */
+    held: () => held,
+    /** Requests whose sender closed the connection, having waited for an answer in vain. */
+    abandoned: () => abandoned,
+    /** Resolves once at least `count` requests are held at once. */
+    holding: (count: number) => until(() => held >= count),
+    /** Resolves once a sender gave up on one of the held requests. */
+    firstAbandoned: () => until(() => abandoned > 0),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

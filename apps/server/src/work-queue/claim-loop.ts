@@ -19,6 +19,11 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
   claimMs: number;
   /** Rows attempted at the same time. */
   concurrency: number;
+  /**
+   * Rows of one group (a pod's, as `groupOf` tells) attempted at the same time at most, so that one group's slow rows
+   * never take every slot. Without it, rows are claimed oldest first whatever their group.
+   */
+  share?: { perGroup: number; groupOf(claim: Claim): string };
   /** How often the queue is checked when nothing wakes the loop (other instances queue too). Default 500 ms. */
   pollIntervalMs?: number;
   /** Works one claimed row and records its outcome, which ends the claim. */
@@ -32,13 +37,16 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
 }
 
 /**
- * Works off a queue shared by the instances on a database: claims the rows that are due, up to the concurrency,
- * for a while; looks again when woken (after a commit that queued work), when an attempt ends, when the next row is
- * due, and at least every poll interval; on stop, waits for the attempts in flight and hands the claims left back.
+ * Works off a queue shared by the instances on a database: claims the rows that are due, up to the concurrency (and,
+ * with a share, up to each group's share of it), for a while; looks again when woken (after a commit that queued
+ * work), when an attempt ends, when the next row is due, and at least every poll interval; on stop, waits for the
+ * attempts in flight and hands the claims left back.
  */
 export class ClaimLoop<Claim extends { seq: number }> {
-  readonly #options: Required<ClaimLoopOptions<Claim>>;
+  readonly #options: Required<Omit<ClaimLoopOptions<Claim>, "share">> & Pick<ClaimLoopOptions<Claim>, "share">;
   readonly #inFlight = new Map<number, Promise<void>>();
+  /** Rows in flight by group, when the loop keeps a share per group. */
+  readonly #inFlightByGroup = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
   #running = false;
   #passQueued = false;
@@ -113,38 +121,64 @@ export class ClaimLoop<Claim extends { seq: number }> {
     this.#timer.unref();
   }
 
-  /** Starts the attempts that are due and answers when the next row not yet started is due. */
+  /**
+   * Starts the attempts that are due and answers when the next row not yet started is due; null (look again at the
+   * next poll, or when an attempt ends) when rows due at the claim were left because their group had its share.
+   */
   async #runPass(): Promise<number | null> {
-    const { queue, clock, claimClock, concurrency, instanceId, claimMs } = this.#options;
+    const { queue, clock, claimClock, concurrency, instanceId, claimMs, share } = this.#options;
     try {
       const free = concurrency - this.#inFlight.size;
       if (free <= 0) {
         return null;
       }
       const claimNow = claimClock.now();
+      const dueMs = clock.now();
       const claims = await queue.claimDue({
         claimant: instanceId,
-        dueMs: clock.now(),
+        dueMs,
         nowMs: claimNow,
         untilMs: claimNow + claimMs,
         limit: free,
+        ...(share ? { share: { perGroup: share.perGroup, inFlight: new Map(this.#inFlightByGroup) } } : {}),
       });
       for (const claim of claims) {
-        const attempt = this.#options
-          .attempt(claim)
-          .catch((error: unknown) => this.#options.onAttemptError(claim, error))
-          .finally(() => {
-            this.#inFlight.delete(claim.seq);
-            if (this.#running) {
-              this.wake();
-            }
-          });
-        this.#inFlight.set(claim.seq, attempt);
+        this.#track(claim);
       }
-      return await queue.nextDueAt(claimClock.now());
+      const nextDueAt = await queue.nextDueAt(claimClock.now());
+      // Fewer rows than asked for although some were due: those wait for their group's attempts to end (which wakes
+      // the loop), and looking again at once would only find them again.
+      const leftDue = claims.length < free && nextDueAt !== null && nextDueAt <= dueMs;
+      return leftDue ? null : nextDueAt;
     } catch (error) {
       this.#options.onQueueError(error);
       return null;
     }
+  }
+
+  /** Attempts a claimed row, counting it in flight (and in its group's share) until the attempt ends. */
+  #track(claim: Claim): void {
+    const group = this.#options.share?.groupOf(claim);
+    if (group !== undefined) {
+      this.#inFlightByGroup.set(group, (this.#inFlightByGroup.get(group) ?? 0) + 1);
+    }
+    const attempt = this.#options
+      .attempt(claim)
+      .catch((error: unknown) => this.#options.onAttemptError(claim, error))
+      .finally(() => {
+        this.#inFlight.delete(claim.seq);
+        if (group !== undefined) {
+          const left = (this.#inFlightByGroup.get(group) ?? 1) - 1;
+          if (left > 0) {
+            this.#inFlightByGroup.set(group, left);
+          } else {
+            this.#inFlightByGroup.delete(group);
+          }
+        }
+        if (this.#running) {
+          this.wake();
+        }
+      });
+    this.#inFlight.set(claim.seq, attempt);
   }
 }

@@ -166,6 +166,28 @@ async function startRelay(port: number) {
 }
 
 describe("inbox.events()", () => {
+  it("ready() resolves once the service listens: every message sent right after is heard", async () => {
+    const tenant = await newTenant();
+    const filters = { inbox_ids: [tenant.to], event_types: ["message.received" as const] };
+    // Before the loop: ready() connects, and the loop goes on with that connection.
+    const events = tenant.client.events(filters);
+    await events.ready();
+    const first = await sendAll(tenant, 5, "right away");
+    expect((await take(events, 5)).map(describeEvent)).toEqual(first.filter((e) => e.startsWith("message.received")));
+
+    // With the loop already started: ready() waits for the same subscription.
+    const later = tenant.client.events(filters);
+    const heard = take(later, 3);
+    await later.ready();
+    await later.ready();
+    const second = await sendAll(tenant, 3, "after the loop");
+    expect((await heard).map(describeEvent)).toEqual(second.filter((e) => e.startsWith("message.received")));
+
+    // A refused subscription rejects ready() as it would reject the loop.
+    const refused = tenant.client.events({ inbox_ids: ["nobody@pigeonhole.test"] });
+    await expect(refused.ready()).rejects.toBeInstanceOf(EventStreamError);
+  });
+
   it("delivers every event of the key in order, once, and the filters hold", async () => {
     const tenant = await newTenant();
     const after = await mark(tenant);

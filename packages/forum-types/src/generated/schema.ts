@@ -644,7 +644,7 @@ export interface components {
             content: string;
             /**
              * Format: uri
-             * @description An optional link to share: an absolute `http` or `https` URL. Omit it or send null for a text-only post.
+             * @description An optional link to share: an absolute `http` or `https` URL that a browser can open, read as the WHATWG URL standard reads it. An address no browser can parse, such as `http://256.1.1.1/` or `http://[::1]:99999/` (a host that is no name or IP address, a port past 65535), is a 400 `VALIDATION_ERROR` with the field `url`. Omit it or send null for a text-only post.
              * @example https://example.com/reports/retrieval-planning
              * @example null
              */

@@ -111,6 +111,24 @@ export type calls = {
       item: operations["listWebhookDeliveries"]["responses"][200]["content"]["application/json"]["deliveries"][number];
       download: false;
     };
+    "/v0/domains": {
+      operation: operations["listDomains"];
+      init: { params?: operations["listDomains"]["parameters"]; body?: never };
+      required: false;
+      data: operations["listDomains"]["responses"][200]["content"]["application/json"];
+      error: operations["listDomains"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["listDomains"]["responses"][200]["content"]["application/json"]["domains"][number];
+      download: false;
+    };
+    "/v0/domains/{domain_id}": {
+      operation: operations["getDomain"];
+      init: { params: operations["getDomain"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getDomain"]["responses"][200]["content"]["application/json"];
+      error: operations["getDomain"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["getDomain"]["responses"][200]["content"]["application/json"]["records"][number];
+      download: false;
+    };
   };
   put: {
     "/v0/webhooks/{webhook_id}": {
@@ -156,7 +174,7 @@ export type calls = {
       init: { params?: operations["createWebhook"]["parameters"]; body: operations["createWebhook"]["requestBody"]["content"]["application/json"] };
       required: true;
       data: operations["createWebhook"]["responses"][200]["content"]["application/json"];
-      error: operations["createWebhook"]["responses"][400 | 401 | 413 | 429 | 500]["content"]["application/json"];
+      error: operations["createWebhook"]["responses"][400 | 401 | 409 | 413 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
     };

@@ -21,6 +21,8 @@ export interface paths {
          * Create an inbox
          * @description Creates an inbox with its own address. Send a JSON body with any of `username` (the part before the `@`; generated when absent), `domain` (default `pigeonhole.test`), `display_name` and `client_id`, or no body at all. The answer is the new Inbox; its `inbox_id` is the address, which you use (URL-encoded) in the paths of the other inbox operations.
          *
+         *     Inboxes live only in the domains the server hosts (List Domains names them): any other `domain` is a 400 `validation_error` with `details.code` `DOMAIN_NOT_HOSTED` and `details.field` `domain`, so no API key can take an address of someone else's domain.
+         *
          *     Creation is idempotent by `client_id`: creating again with a `client_id` the API key already used answers 200 with the first inbox, unchanged, and creates nothing. An address that is already in use is a 409 `conflict_error` (`ADDRESS_TAKEN`).
          */
         post: operations["createInbox"];
@@ -86,6 +88,8 @@ export interface paths {
          *     The sender's copy is stored in the inbox with the label `sent`. A recipient whose address is an inbox of this service receives a copy labelled `received` (and a `message.received` event); the sender's webhooks get a `message.sent` event. To reply within a thread, set the `In-Reply-To` and `References` headers to the `message_id` you answer.
          *
          *     Limits: at least one address in `to` and at most 50 recipients over `to`, `cc` and `bcc` (400 `TOO_MANY_RECIPIENTS`); at most 20 attachments, 10 MiB decoded in all, and a body of at most 10 MiB (413); 10,000 sends per day per API key (429 `SEND_LIMIT_EXCEEDED`). Send an `Idempotency-Key` to retry safely: the same key and body return the original ids without sending again; the same key with another body is a 409 (`IDEMPOTENCY_KEY_REUSED`).
+         *
+         *     Only an inbox in a domain the server hosts sends: an inbox created before the server stopped hosting its domain can still be read, but a send from it is a 400 `DOMAIN_NOT_HOSTED` (`details.field` `inbox_id`).
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -218,7 +222,7 @@ export interface paths {
         put?: never;
         /**
          * Reply to a message
-         * @description Sends a reply to a message of the inbox, from the inbox. The service fills in the recipients, the `Re:` subject and the `In-Reply-To` and `References` headers (see the body's description), so the reply joins the message's thread for the inbox and for recipients hosted by this service. Everything else is as Send Message: the same limits, delivery, events and `Idempotency-Key` rules. The answer is the reply's `message_id` and `thread_id`.
+         * @description Sends a reply to a message of the inbox, from the inbox. The service fills in the recipients, the `Re:` subject and the `In-Reply-To` and `References` headers (see the body's description), so the reply joins the message's thread for the inbox and for recipients hosted by this service. Everything else is as Send Message: the same limits, delivery, events and `Idempotency-Key` rules. The answer is the reply's `message_id` and `thread_id`. An inbox outside the server's hosted domains (created before the server stopped hosting its domain) cannot reply: 400 `DOMAIN_NOT_HOSTED` (`details.field` `inbox_id`).
          */
         post: operations["replyToMessage"];
         delete?: never;
@@ -302,6 +306,8 @@ export interface paths {
          * @description Registers an HTTPS address that receives a signed POST for every event of the chosen types in the chosen inboxes. Send `url` (required) and optionally `event_types` (omit for all event types), `inbox_ids` (at most 10; omit for all inboxes), `enabled` (default true) and `client_id`. The answer is the Webhook, including the `secret` (`whsec_...`) that signs its deliveries; see the `webhooks` section for the delivery format and how to verify signatures.
          *
          *     Creation is idempotent by `client_id`: creating again with a `client_id` the API key already used answers 200 with the first webhook, unchanged, and creates nothing.
+         *
+         *     A pod (all the API keys that open it) has at most 20 webhooks unless the server is configured otherwise (`--webhooks-per-pod`); one more is a 409 `conflict_error` with `details.code` `WEBHOOK_LIMIT_REACHED`. A `url` that no delivery can be made to (a host that is no name or IP address, such as `http://256.1.1.1/`, or a port above 65535) is a 400 `INVALID_URL`. Each pod's deliveries have a share of the server's delivery slots, so a receiver that answers slowly or never delays that pod's deliveries only.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -330,7 +336,7 @@ export interface paths {
         get: operations["getWebhook"];
         /**
          * Replace a webhook's settings
-         * @description Replaces the settings of a webhook as a whole. Send the full new settings: `url` (required) and optionally `enabled`, `event_types`, `inbox_ids` and `client_id`. Every optional field you omit returns to its default: `enabled` true, all event types, all inboxes, no `client_id`. The `webhook_id`, `secret` and `created_at` never change. The answer is the updated Webhook. A `webhook_id` that names no webhook of your API key is a 404, whatever the body; a `client_id` that another of your webhooks already has is a 409 `CLIENT_ID_TAKEN`.
+         * @description Replaces the settings of a webhook as a whole. Send the full new settings: `url` (required) and optionally `enabled`, `event_types`, `inbox_ids` and `client_id`. Every optional field you omit returns to its default: `enabled` true, all event types, all inboxes, no `client_id`. The `webhook_id`, `secret` and `created_at` never change. The answer is the updated Webhook. A `webhook_id` that names no webhook of your API key is a 404, whatever the body; a `client_id` that another of your webhooks already has is a 409 `CLIENT_ID_TAKEN`; a `url` that no delivery can be made to is a 400 `INVALID_URL`, as on Create Webhook.
          */
         put: operations["updateWebhook"];
         post?: never;
@@ -395,6 +401,52 @@ export interface paths {
          * @description Queues one more attempt of a delivery, due now, whatever its status: a `succeeded` or `failed` delivery becomes `pending` again, and a `pending` one is attempted now rather than at its `next_attempt_at`. Put the `webhook_id` and the `delivery_id` in the path; send no body. The answer is 202 with the delivery as it stands once queued (`pending`, `next_attempt_at` now); list the deliveries to follow the attempt. The request carries the same body and the same `webhook-id` (the event's `event_id`) as before, with a new timestamp and signature, so receivers that deduplicate by `webhook-id` see the same event again. If the attempt fails, the delivery goes on with the retry schedule from where it stood: one that had used up its retries is `failed` again. A webhook or delivery that is not your API key's is a 404.
          */
         post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the hosted domains
+         * @description Lists the domains the server hosts: the only domains inboxes can be created in and send from, and the domains it accepts mail for. Every API key sees the same domains, in the order the server was given them (the first is Create Inbox's default); they are the server's configuration (`--domain`), not created over the API. Send no body; `limit` and `page_token` page as on every list. Each domain carries the DNS records the server can tell you to publish.
+         */
+        get: operations["listDomains"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/domains/{domain_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+                 * @example pigeonhole.test
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a hosted domain
+         * @description Returns one domain the server hosts, by its id (its name, such as `pigeonhole.test`), with the DNS records the server can tell you to publish; send no body. A domain the server does not host is a 404, whatever DNS says: inboxes cannot be created in it.
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -570,7 +622,7 @@ export interface components {
         EventStreamMessage: components["schemas"]["EventSubscribed"] | components["schemas"]["EventStreamError"] | components["schemas"]["MessageReceivedEvent"] | components["schemas"]["MessageSentEvent"] | components["schemas"]["MessageDeliveredEvent"] | components["schemas"]["MessageDelayedEvent"] | components["schemas"]["MessageBouncedEvent"] | components["schemas"]["MessageComplainedEvent"];
         /**
          * Format: email
-         * @description An e-mail address as this API takes and answers it, everywhere: a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case.
+         * @description An e-mail address as this API takes and answers it, everywhere: a local part of at most 64 letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`) whose last label, the top-level domain, has two or more characters and starts with a letter, as every top-level domain does (`ada@example.123` and `x@i.i.tf.b` are refused), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case.
          * @example support@pigeonhole.test
          */
         EmailAddress: string;
@@ -668,6 +720,7 @@ export interface components {
              * @example INVALID_PAGE_TOKEN
              * @example INVALID_JSON
              * @example SYSTEM_LABEL
+             * @example DOMAIN_NOT_HOSTED
              * @example MISSING_API_KEY
              * @example INVALID_API_KEY
              * @example NOT_FOUND
@@ -675,6 +728,8 @@ export interface components {
              * @example ADDRESS_TAKEN
              * @example IDEMPOTENCY_KEY_REUSED
              * @example CLIENT_ID_TAKEN
+             * @example INVALID_URL
+             * @example WEBHOOK_LIMIT_REACHED
              * @example PAYLOAD_TOO_LARGE
              * @example RATE_LIMIT_EXCEEDED
              * @example SEND_LIMIT_EXCEEDED
@@ -727,20 +782,20 @@ export interface components {
             username?: string;
             /**
              * Format: hostname
-             * @description Domain of the address (after the `@`): two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`, at most 63 characters; no trailing `.`), at most 253 characters; stored in lowercase. A single label such as `net` is a 400 `INVALID_VALUE`. Defaults to the service's default domain, `pigeonhole.test`.
+             * @description Domain of the address (after the `@`): two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`, at most 63 characters; no trailing `.`; the last of two or more characters, starting with a letter), at most 253 characters; stored in lowercase. A single label such as `net`, or a top-level label such as `b` or `123`, is a 400 `INVALID_VALUE`. It must be one of the domains the server hosts (List Domains names them; subdomains are not included): any other is a 400 `DOMAIN_NOT_HOSTED`. Defaults to the server's default domain, the first it hosts (`pigeonhole.test` locally).
              * @example pigeonhole.test
              */
             domain?: string;
             /**
-             * @description Friendly name shown with the address on sent messages, at most 128 characters.
+             * @description Friendly name shown with the address on sent messages, at most 128 characters. Null, as the Inbox answers it, means none, as if absent.
              * @example Pigeonhole Support
              */
-            display_name?: string;
+            display_name?: string | null;
             /**
-             * @description Caller-chosen identifier that makes creation idempotent (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`). Creating an inbox again with the same `client_id` answers 200 with the first inbox, unchanged, even when the other fields differ; no second inbox is created.
+             * @description Caller-chosen identifier that makes creation idempotent (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`). Creating an inbox again with the same `client_id` answers 200 with the first inbox, unchanged, even when the other fields differ; no second inbox is created. Null, as the Inbox answers it, means none, as if absent.
              * @example support-inbox-v1
              */
-            client_id?: string;
+            client_id?: string | null;
         };
         /** @description An attachment of a stored message (its metadata; the content is not part of message records). */
         Attachment: {
@@ -807,17 +862,17 @@ export interface components {
              *       "ada@example.com"
              *     ]
              */
-            to: string[];
+            to: components["schemas"]["EmailAddress"][];
             /**
              * @description Carbon-copy addresses; empty when none.
              * @example []
              */
-            cc: string[];
+            cc: components["schemas"]["EmailAddress"][];
             /**
              * @description Blind-carbon-copy addresses; only on the sender's copy, empty otherwise.
              * @example []
              */
-            bcc: string[];
+            bcc: components["schemas"]["EmailAddress"][];
             /**
              * @description Subject line; null when the message has none.
              * @example Your November invoice
@@ -1128,22 +1183,22 @@ export interface components {
              *       "ada@example.com"
              *     ]
              */
-            to: string[];
+            to: components["schemas"]["EmailAddress"][];
             /**
              * @description Carbon-copy addresses; empty when none.
              * @example []
              */
-            cc: string[];
+            cc: components["schemas"]["EmailAddress"][];
             /**
              * @description Blind-carbon-copy addresses; only on the sender's copy, empty otherwise.
              * @example []
              */
-            bcc: string[];
+            bcc: components["schemas"]["EmailAddress"][];
             /**
              * @description Addresses that replies should go to; empty when replies go to the sender.
              * @example []
              */
-            reply_to: string[];
+            reply_to: components["schemas"]["EmailAddress"][];
             /**
              * @description Subject line; null when the message has none.
              * @example Your November invoice
@@ -1317,7 +1372,7 @@ export interface components {
              *       "ada@example.com"
              *     ]
              */
-            participants: string[];
+            participants: components["schemas"]["EmailAddress"][];
             /**
              * @description Labels of the thread's messages, each once (for example `sent`, `received`).
              * @example [
@@ -1418,7 +1473,7 @@ export interface components {
              *       "ada@example.com"
              *     ]
              */
-            participants: string[];
+            participants: components["schemas"]["EmailAddress"][];
             /**
              * @description Labels of the thread's messages, each once (for example `sent`, `received`).
              * @example [
@@ -1533,7 +1588,7 @@ export interface components {
              */
             event_types: components["schemas"]["EventType"][] | null;
             /**
-             * @description Addresses of the inboxes whose events are delivered; null means all inboxes of the API key.
+             * @description Addresses of the inboxes whose events are delivered, in lowercase (addresses compare without regard to case); null means all inboxes of the API key.
              * @example [
              *       "support@pigeonhole.test"
              *     ]
@@ -1607,30 +1662,30 @@ export interface components {
              */
             url: string;
             /**
-             * @description Caller-chosen identifier of the webhook (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`), used for idempotency: creating a webhook again with the same `client_id` answers 200 with the first webhook, unchanged.
+             * @description Caller-chosen identifier of the webhook (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`), used for idempotency: creating a webhook again with the same `client_id` answers 200 with the first webhook, unchanged. Null, as the Webhook answers it, means none, as if absent.
              * @example support-hook-v1
              */
-            client_id?: string;
+            client_id?: string | null;
             /**
              * @description Whether events are delivered. Defaults to true.
              * @example true
              */
             enabled?: boolean;
             /**
-             * @description The event types to deliver, each once. Omit it to receive all event types.
+             * @description The event types to deliver, each once. Omit it, or send null as the Webhook answers it, to receive all event types.
              * @example [
              *       "message.received",
              *       "message.sent"
              *     ]
              */
-            event_types?: components["schemas"]["EventType"][];
+            event_types?: components["schemas"]["EventType"][] | null;
             /**
-             * @description Addresses of the inboxes (at most 10) whose events are delivered. Omit it to receive the events of all inboxes of the API key, present and future. Only the API key's own inboxes ever produce events: an address that is not one of them is accepted and matches nothing.
+             * @description Addresses of the inboxes (at most 10) whose events are delivered, each following the `EmailAddress` rule and stored in lowercase (the Webhook answers them so). Omit it, or send null as the Webhook answers it, to receive the events of all inboxes of the API key, present and future. Only the API key's own inboxes ever produce events: an address that is not one of them is accepted and matches nothing.
              * @example [
              *       "support@pigeonhole.test"
              *     ]
              */
-            inbox_ids?: components["schemas"]["EmailAddress"][];
+            inbox_ids?: components["schemas"]["EmailAddress"][] | null;
         };
         /** @description Body of Update Webhook, which replaces the webhook's settings as a whole: `url` is required, and every optional field that is omitted returns to its default (`enabled` true, all event types, all inboxes). The `client_id` is replaced as well (omitted means none), and the signing `secret` never changes. */
         UpdateWebhookRequest: {
@@ -1641,30 +1696,30 @@ export interface components {
              */
             url: string;
             /**
-             * @description Caller-chosen identifier of the webhook (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`), used for idempotency: creating a webhook again with the same `client_id` answers 200 with the first webhook, unchanged. Unique per API key: a `client_id` that another webhook already has is a 409 `CLIENT_ID_TAKEN`.
+             * @description Caller-chosen identifier of the webhook (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`), used for idempotency: creating a webhook again with the same `client_id` answers 200 with the first webhook, unchanged. Null, as the Webhook answers it, means none, as if absent. Unique per API key: a `client_id` that another webhook already has is a 409 `CLIENT_ID_TAKEN`.
              * @example support-hook-v1
              */
-            client_id?: string;
+            client_id?: string | null;
             /**
              * @description Whether events are delivered. Defaults to true.
              * @example true
              */
             enabled?: boolean;
             /**
-             * @description The event types to deliver, each once. Omit it to receive all event types.
+             * @description The event types to deliver, each once. Omit it, or send null as the Webhook answers it, to receive all event types.
              * @example [
              *       "message.received",
              *       "message.sent"
              *     ]
              */
-            event_types?: components["schemas"]["EventType"][];
+            event_types?: components["schemas"]["EventType"][] | null;
             /**
-             * @description Addresses of the inboxes (at most 10) whose events are delivered. Omit it to receive the events of all inboxes of the API key, present and future. Only the API key's own inboxes ever produce events: an address that is not one of them is accepted and matches nothing.
+             * @description Addresses of the inboxes (at most 10) whose events are delivered, each following the `EmailAddress` rule and stored in lowercase (the Webhook answers them so). Omit it, or send null as the Webhook answers it, to receive the events of all inboxes of the API key, present and future. Only the API key's own inboxes ever produce events: an address that is not one of them is accepted and matches nothing.
              * @example [
              *       "support@pigeonhole.test"
              *     ]
              */
-            inbox_ids?: components["schemas"]["EmailAddress"][];
+            inbox_ids?: components["schemas"]["EmailAddress"][] | null;
         };
         /** @description One attempt to deliver an event to a webhook's `url`: when it was made, what the receiver answered, and how long it took. An attempt succeeded when `status_code` is 2xx. */
         WebhookDeliveryAttempt: {
@@ -1794,6 +1849,86 @@ export interface components {
              */
             deliveries: components["schemas"]["WebhookDelivery"][];
         };
+        /** @description A DNS record to publish for a hosted domain, in the zone of `name`. The server lists only what it derives from its own configuration; it never looks the record up, so nothing here says whether it is published. */
+        DomainRecord: {
+            /**
+             * @description The record type.
+             * @example TXT
+             * @enum {string}
+             */
+            type: "TXT" | "CNAME" | "MX";
+            /**
+             * @description The fully qualified name the record is published at.
+             * @example pigeonhole._domainkey.mail.example.com
+             */
+            name: string;
+            /**
+             * @description The record's value, exactly as it is to be published.
+             * @example v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAq1xB
+             */
+            value: string;
+            /**
+             * @description The preference of an `MX` record; absent on other types.
+             * @example 10
+             */
+            priority?: number;
+        };
+        /** @description A domain the server hosts: one of the domains its operator named (`--domain`, `domains` of `startServer`). Inboxes exist only in these domains, exactly (not in their subdomains), and the server accepts mail over SMTP only for them. Domains are the server's configuration, the same for every API key; they are not created over the API. */
+        Domain: {
+            /**
+             * Format: hostname
+             * @description Id of the domain: its name, in lowercase. Use it (as it is) as the `{domain_id}` path segment of Get Domain.
+             * @example pigeonhole.test
+             */
+            domain_id: string;
+            /**
+             * Format: hostname
+             * @description The domain name, in lowercase; inbox addresses end with `@` and this name.
+             * @example pigeonhole.test
+             */
+            domain: string;
+            /**
+             * @description `VERIFIED`: the server hosts the domain, so inboxes can be created in it, can send from it, and receive its mail. Its operator vouched for the domain by naming it; the server does not look up DNS, and a domain it does not host is not listed at all.
+             * @example VERIFIED
+             * @enum {string}
+             */
+            status: "VERIFIED";
+            /**
+             * @description The DNS records the server can tell you to publish for the domain: the DKIM key's `TXT` record at `<selector>._domainkey.<domain>` when the server signs mail for this domain (`--dkim-domain`); otherwise none. The server does not know the host name the internet reaches its SMTP port at, so it lists no `MX` record: point the domain's `MX` record at that host yourself.
+             * @example []
+             */
+            records: components["schemas"]["DomainRecord"][];
+        };
+        /** @description One page of the server's hosted domains, in the order the server was given them: the first is the default domain of Create Inbox. Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
+        ListDomainsResponse: {
+            /**
+             * @description Number of domains on this page (the length of `domains`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token`; null on the last page.
+             * @example null
+             */
+            next_page_token: string | null;
+            /**
+             * @description The domains of this page, the default domain first.
+             * @example [
+             *       {
+             *         "domain_id": "pigeonhole.test",
+             *         "domain": "pigeonhole.test",
+             *         "status": "VERIFIED",
+             *         "records": []
+             *       }
+             *     ]
+             */
+            domains: components["schemas"]["Domain"][];
+        };
         /** @description Body of a `message.received` delivery: a message arrived in one of your inboxes (including a message that another inbox of this service sent to it). Carries the full received message and its thread. New fields may be added; ignore the ones you do not know. */
         MessageReceivedEvent: {
             /**
@@ -1901,7 +2036,7 @@ export interface components {
              *       "ada@example.com"
              *     ]
              */
-            recipients: string[];
+            recipients: components["schemas"]["EmailAddress"][];
         };
         /** @description Body of a `message.sent` delivery: one of your inboxes sent a message. New fields may be added; ignore the ones you do not know. */
         MessageSentEvent: {
@@ -2301,6 +2436,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a value that breaks its pattern, an address that breaks the address rule, or a `domain` the server does not host (`details.code` `DOMAIN_NOT_HOSTED`, `details.field` `domain`: List Domains names the hosted ones). `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestDomainNotHosted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The address `<username>@<domain>` is already taken, by an inbox of this or another API key. `error.type` is `conflict_error`, `details.code` `ADDRESS_TAKEN`. Choose another username or domain; the same request answers the same, so it carries `X-Should-Retry: false`. */
         AddressTaken: {
             headers: {
@@ -2329,8 +2473,36 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request is invalid (malformed JSON, a missing or unknown field, a wrong type, a value out of range, an invalid address, too many recipients), or the inbox in the path is not in a domain the server hosts (`details.code` `DOMAIN_NOT_HOSTED`, `details.field` `inbox_id`): an inbox created before the server stopped hosting its domain can still be read, but sends nothing. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestSenderNotHosted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The `Idempotency-Key` was already used with a different request body. `error.type` is `conflict_error`, `details.code` `IDEMPOTENCY_KEY_REUSED`. Send a new key for a new message; the same request answers the same, so it carries `X-Should-Retry: false`. */
         IdempotencyKeyReused: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a value that breaks its pattern, or a `url` that no delivery can be made to (`details.code` `INVALID_URL`, `details.field` `url`: a host that is no name or IP address, such as `256.1.1.1` or `1.2.3.4.5`, a port above 65535, or a host with characters a host cannot have). `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestInvalidUrl: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The API key's pod already has as many webhooks as the server allows (20 unless the server is started with `--webhooks-per-pod`). `error.type` is `conflict_error`, `details.code` `WEBHOOK_LIMIT_REACHED`. Delete a webhook you no longer need, or filter one webhook by `event_types` and `inbox_ids` instead of creating several; the same request answers the same until then, so it carries `X-Should-Retry: false`. */
+        WebhookLimitReached: {
             headers: {
                 "X-Should-Retry": components["headers"]["XShouldRetry"];
                 [name: string]: unknown;
@@ -2414,6 +2586,11 @@ export interface components {
          */
         DeliveryId: string;
         /**
+         * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+         * @example pigeonhole.test
+         */
+        DomainId: string;
+        /**
          * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
          * @example evt_4Rt8Wq1Zx6Ym2Kp9
          */
@@ -2492,6 +2669,9 @@ export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest']
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type ListWebhookDeliveriesResponse = components['schemas']['ListWebhookDeliveriesResponse'];
+export type DomainRecord = components['schemas']['DomainRecord'];
+export type Domain = components['schemas']['Domain'];
+export type ListDomainsResponse = components['schemas']['ListDomainsResponse'];
 export type MessageReceivedEvent = components['schemas']['MessageReceivedEvent'];
 export type MessageSent = components['schemas']['MessageSent'];
 export type MessageSentEvent = components['schemas']['MessageSentEvent'];
@@ -2509,10 +2689,14 @@ export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
+export type ResponseBadRequestDomainNotHosted = components['responses']['BadRequestDomainNotHosted'];
 export type ResponseAddressTaken = components['responses']['AddressTaken'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseBadRequestSenderNotHosted = components['responses']['BadRequestSenderNotHosted'];
 export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
+export type ResponseBadRequestInvalidUrl = components['responses']['BadRequestInvalidUrl'];
+export type ResponseWebhookLimitReached = components['responses']['WebhookLimitReached'];
 export type ResponseClientIdTaken = components['responses']['ClientIdTaken'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterPageToken = components['parameters']['PageToken'];
@@ -2526,6 +2710,7 @@ export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterDeliveryStatusFilter = components['parameters']['DeliveryStatusFilter'];
 export type ParameterEventTypeFilter = components['parameters']['EventTypeFilter'];
 export type ParameterDeliveryId = components['parameters']['DeliveryId'];
+export type ParameterDomainId = components['parameters']['DomainId'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
 export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
@@ -2594,7 +2779,7 @@ export interface operations {
                     "application/json": components["schemas"]["Inbox"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestDomainNotHosted"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["AddressTaken"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2746,7 +2931,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendMessageResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestSenderNotHosted"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyReused"];
@@ -2953,7 +3138,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendMessageResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestSenderNotHosted"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyReused"];
@@ -3105,8 +3290,9 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidUrl"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["WebhookLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3172,7 +3358,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInvalidUrl"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["ClientIdTaken"];
@@ -3289,6 +3475,72 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listDomains: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the hosted domains, the default domain first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDomainsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+                 * @example pigeonhole.test
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The hosted domain. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -12,8 +12,12 @@ export interface EventSubscriber {
   position: number;
   /** Whether it takes no more for now (its client reads slowly); the hub skips it until woken again. */
   readonly paused: boolean;
-  /** Sends one event's payload. */
-  send(payload: string): void;
+  /**
+   * Sends one event's payload, encoded once for every subscriber of the batch (the same bytes are queued on each
+   * connection, never a copy per connection). False when the subscriber cannot take it now: its position stays
+   * before the event, which it is given again once woken.
+   */
+  send(frame: Buffer): boolean;
 }
 
 export interface EventHubOptions {
@@ -80,6 +84,15 @@ class PodFeed {
       }
       const from = Math.min(...ready.map((subscriber) => subscriber.position));
       const batch = await log.readAfter(this.#podId, from, batchSize);
+      const frames = new Map<LoggedEvent, Buffer>();
+      const frameOf = (event: LoggedEvent) => {
+        let frame = frames.get(event);
+        if (!frame) {
+          frame = Buffer.from(event.payload);
+          frames.set(event, frame);
+        }
+        return frame;
+      };
       for (const subscriber of ready) {
         for (const event of batch) {
           if (!this.subscribers.has(subscriber) || subscriber.paused) {
@@ -88,8 +101,8 @@ class PodFeed {
           if (event.seq <= subscriber.position) {
             continue;
           }
-          if (matches(subscriber, event)) {
-            subscriber.send(event.payload);
+          if (matches(subscriber, event) && !subscriber.send(frameOf(event))) {
+            break;
           }
           subscriber.position = event.seq;
         }

@@ -6,6 +6,7 @@ import { WebSocketServer } from "ws";
 import type { Clock } from "../../clock.ts";
 import type { InboxCaller } from "../../keys/api-keys.ts";
 import type { ServerLogger } from "../../logger.ts";
+import { DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY } from "../../options.ts";
 import type { EventLog } from "../../storage/inbox/event-log.ts";
 import { normalizeAddress } from "../addresses.ts";
 import type { EventHub, EventSubscriber } from "./event-hub.ts";
@@ -20,10 +21,15 @@ export interface EventStreamLimits {
   subscribeTimeoutMs: number;
   /** Ping interval; a peer that has not answered the previous ping by the next is cut off. */
   pingIntervalMs: number;
-  /** Unsent bytes past which a connection is given nothing more until its client has read them. */
-  pauseBytes: number;
-  /** A connection paused this long (its client reads too slowly) is closed 1013. */
+  /**
+   * Unsent bytes a connection may hold. An event that would take it past them is not queued: the connection is
+   * closed 1013 instead, and its client resumes with `after`. An event larger than this is sent onto an empty queue.
+   */
+  maxQueuedBytes: number;
+  /** A connection whose queue stays past `maxQueuedBytes` this long (one large event unread) is closed 1013. */
   stallMs: number;
+  /** Connections one API key (its pod: keys of one pod count together) may hold at once on this instance. */
+  connectionsPerKey: number;
   /** On shutdown, how long clients have to answer the 1001 close before their connections are cut. */
   closeGraceMs: number;
 }
@@ -31,8 +37,9 @@ export interface EventStreamLimits {
 export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = {
   subscribeTimeoutMs: 10_000,
   pingIntervalMs: 30_000,
-  pauseBytes: 1024 * 1024,
+  maxQueuedBytes: 1024 * 1024,
   stallMs: 5_000,
+  connectionsPerKey: DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
   closeGraceMs: 1_000,
 };
 
@@ -40,6 +47,7 @@ export const DEFAULT_EVENT_STREAM_LIMITS: EventStreamLimits = {
 const GOING_AWAY = 1001;
 const POLICY_VIOLATION = 1008;
 const TRY_AGAIN_LATER = 1013;
+const SLOW_READER_REASON = "Client reads too slowly; reconnect with after";
 
 export interface EventStreamOptions {
   hub: EventHub;
@@ -66,6 +74,7 @@ export class EventStream {
   readonly #limits: EventStreamLimits;
   readonly #open = new Set<WebSocket>();
   readonly #alive = new WeakSet<WebSocket>();
+  readonly #connectionsByPod = new Map<string, number>();
   readonly #pinger: NodeJS.Timeout;
   #closing = false;
 
@@ -74,6 +83,32 @@ export class EventStream {
     this.#limits = { ...DEFAULT_EVENT_STREAM_LIMITS, ...options.limits };
     this.#pinger = setInterval(() => this.#ping(), this.#limits.pingIntervalMs);
     this.#pinger.unref();
+  }
+
+  /**
+   * Takes one of the pod's connection slots for `socket` until it closes; false when the pod holds
+   * `connectionsPerKey` connections already (the upgrade is then refused).
+   */
+  admit(podId: string, socket: Duplex): boolean {
+    const held = this.#connectionsByPod.get(podId) ?? 0;
+    if (held >= this.#limits.connectionsPerKey) {
+      return false;
+    }
+    this.#connectionsByPod.set(podId, held + 1);
+    const release = () => {
+      const left = (this.#connectionsByPod.get(podId) ?? 1) - 1;
+      if (left > 0) {
+        this.#connectionsByPod.set(podId, left);
+      } else {
+        this.#connectionsByPod.delete(podId);
+      }
+    };
+    if (socket.destroyed) {
+      release();
+    } else {
+      socket.once("close", release);
+    }
+    return true;
   }
 
   /** Completes the WebSocket handshake of an authenticated upgrade request and serves the connection. */
@@ -244,8 +279,10 @@ export class EventStream {
   }
 
   /**
-   * The hub's view of a connection. Past `pauseBytes` of unsent data it takes nothing more until its client has
-   * read what is buffered; paused for `stallMs`, the client reads too slowly and the connection is closed 1013.
+   * The hub's view of a connection. Its queue never grows past `maxQueuedBytes` (or one event larger than that, sent
+   * onto an empty queue): an event that does not fit is left in the log and the connection is closed 1013, so that
+   * its client resumes with `after` and misses nothing. Past the bound after one large event, it takes nothing more
+   * until the queue is written out, and is closed 1013 if that takes `stallMs`.
    */
   #subscriber(
     ws: WebSocket,
@@ -253,7 +290,7 @@ export class EventStream {
     accepted: { position: number; eventTypes: string[] | null; inboxIds: string[] | null },
     onSent: () => void,
   ): EventSubscriber & { stallTimer?: NodeJS.Timeout } {
-    const { hub } = this.#options;
+    const { hub, logger } = this.#options;
     const limits = this.#limits;
     const subscriber = {
       podId,
@@ -262,28 +299,45 @@ export class EventStream {
       position: accepted.position,
       paused: false,
       stallTimer: undefined as NodeJS.Timeout | undefined,
-      send(payload: string) {
+      send(frame: Buffer): boolean {
+        const queued = ws.bufferedAmount;
+        if (queued > 0 && queued + frame.length > limits.maxQueuedBytes) {
+          closeSlowReader();
+          return false;
+        }
         onSent();
-        if (ws.bufferedAmount + payload.length <= limits.pauseBytes) {
-          ws.send(payload);
+        ws.send(frame, { binary: false });
+        if (ws.bufferedAmount > limits.maxQueuedBytes) {
+          waitForDrain();
+        }
+        return true;
+      },
+    };
+    const closeSlowReader = () => {
+      subscriber.paused = true;
+      clearTimeout(subscriber.stallTimer);
+      logger.info("event stream reader too slow", {
+        pod_id: podId,
+        queued_bytes: ws.bufferedAmount,
+      });
+      ws.close(TRY_AGAIN_LATER, SLOW_READER_REASON);
+    };
+    const waitForDrain = () => {
+      if (subscriber.paused) {
+        return;
+      }
+      subscriber.paused = true;
+      subscriber.stallTimer = setTimeout(closeSlowReader, limits.stallMs);
+      // A ping queued behind everything else is written once all of it is: the queue has drained.
+      ws.ping(undefined, undefined, (error) => {
+        if (error || ws.readyState !== ws.OPEN) {
           return;
         }
-        subscriber.paused = true;
-        subscriber.stallTimer ??= setTimeout(
-          () => ws.close(TRY_AGAIN_LATER, "Client reads too slowly"),
-          limits.stallMs,
-        );
-        // Called once this frame, the last one queued, is written out: everything buffered has been read.
-        ws.send(payload, () => {
-          if (ws.readyState !== ws.OPEN) {
-            return;
-          }
-          subscriber.paused = false;
-          clearTimeout(subscriber.stallTimer);
-          subscriber.stallTimer = undefined;
-          hub.wake(podId);
-        });
-      },
+        subscriber.paused = false;
+        clearTimeout(subscriber.stallTimer);
+        subscriber.stallTimer = undefined;
+        hub.wake(podId);
+      });
     };
     return subscriber;
   }

@@ -4,15 +4,22 @@ import type { Duplex } from "node:stream";
 import type { Context, Hono } from "hono";
 import type { ServiceEnv } from "../../http/service-env.ts";
 import type { InboxCaller } from "../../keys/api-keys.ts";
+import { InboxProblem } from "../inbox-errors.ts";
 import type { AcceptedUpgrade, EventStream } from "./event-stream.ts";
 
 /** The path of the live event stream. */
 export const EVENT_STREAM_PATH = "/v0/ws";
 
-/** What an upgrade request carries into the app, beside Node's request: a way to accept the upgrade. */
+/** Seconds a client refused for holding too many connections is told to wait (`Retry-After`). */
+const CONNECTION_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * What an upgrade request carries into the app, beside Node's request: a way to accept the upgrade, which answers
+ * false when the key already holds as many connections as it may.
+ */
 interface UpgradeBinding {
   incoming: IncomingMessage;
-  upgrade: { accept(upgrade: AcceptedUpgrade): void };
+  upgrade: { accept(upgrade: AcceptedUpgrade): boolean };
 }
 
 const upgradeOf = (env: unknown): UpgradeBinding["upgrade"] | undefined =>
@@ -20,7 +27,8 @@ const upgradeOf = (env: unknown): UpgradeBinding["upgrade"] | undefined =>
 
 /**
  * The stream's route. A WebSocket upgrade reaches it through the app like any request (request id, rate limit,
- * authentication), and is accepted here; a plain GET is answered 426.
+ * authentication), and is accepted here unless its key holds too many connections (429 `TOO_MANY_CONNECTIONS`); a
+ * plain GET is answered 426.
  */
 export async function eventStreamRoute(c: Context<ServiceEnv<InboxCaller>>): Promise<Response> {
   const upgrade = upgradeOf(c.env);
@@ -37,7 +45,14 @@ export async function eventStreamRoute(c: Context<ServiceEnv<InboxCaller>>): Pro
       426,
     );
   }
-  upgrade.accept({ caller: c.get("caller"), requestId: c.get("requestId") });
+  if (!upgrade.accept({ caller: c.get("caller"), requestId: c.get("requestId") })) {
+    throw new InboxProblem(
+      429,
+      "TOO_MANY_CONNECTIONS",
+      "This API key holds as many live event connections as it may; close one before opening another.",
+      { retryAfterSeconds: CONNECTION_RETRY_AFTER_SECONDS },
+    );
+  }
   c.set("upgraded", true);
   return c.body(null, 200);
 }
@@ -60,7 +75,11 @@ export function handleUpgrades(app: Pick<Hono<ServiceEnv<InboxCaller>>, "fetch">
       incoming: request,
       upgrade: {
         accept(upgrade) {
+          if (!stream.admit(upgrade.caller.podId, socket)) {
+            return false;
+          }
           accepted = upgrade;
+          return true;
         },
       },
     };

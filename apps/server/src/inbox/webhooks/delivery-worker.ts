@@ -2,9 +2,13 @@ import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
+import { deliveryGroup } from "../../storage/inbox/delivery-outbox.ts";
 import { ClaimLoop } from "../../work-queue/claim-loop.ts";
 import type { DeliverAttempt } from "./attempt-delivery.ts";
 import { postDeliveryAttempt } from "./attempt-delivery.ts";
+
+/** Deliveries of one pod an instance attempts at once unless `DeliveryWorkerOptions.concurrencyPerPod` says otherwise. */
+export const DEFAULT_DELIVERIES_PER_POD = 8;
 
 export interface DeliveryWorkerOptions {
   outbox: DeliveryOutbox;
@@ -26,8 +30,14 @@ export interface DeliveryWorkerOptions {
   attemptTimeoutMs?: number;
   /** How often the outbox is checked when nothing wakes the worker. Default 500 ms. */
   pollIntervalMs?: number;
-  /** Deliveries attempted at the same time. Default 8. */
+  /** Deliveries attempted at the same time. Default 32: an attempt mostly waits on its receiver. */
   concurrency?: number;
+  /**
+   * Deliveries of one pod attempted at the same time at most (on this instance). Default
+   * {@link DEFAULT_DELIVERIES_PER_POD}: a pod whose receivers hang holds at most this many slots, and every other
+   * pod's deliveries go meanwhile.
+   */
+  concurrencyPerPod?: number;
   /**
    * How long a claim holds: if this instance stops without handing its claims back (a crash), other instances take
    * its deliveries after this long. It must exceed the attempt timeout. Default 60 s.
@@ -49,7 +59,8 @@ const describeError = (error: unknown): string => {
  * Delivers webhook events from the outbox table: at least once, in the background, retried with the configured
  * backoff. The outbox is written in the same transaction as the event, so nothing is lost when the process stops.
  * Every instance on the database runs a worker; each delivery is claimed by one instance at a time, for a while, so
- * a delivery is attempted by one instance at once and taken over when that instance dies.
+ * a delivery is attempted by one instance at once and taken over when that instance dies. Claims go round the pods,
+ * and each pod has a share of the slots, so that one pod's hanging receivers never hold up another pod's deliveries.
  */
 export class WebhookDeliveryWorker {
   readonly #options: Required<DeliveryWorkerOptions>;
@@ -63,9 +74,13 @@ export class WebhookDeliveryWorker {
     if (claimMs <= attemptTimeoutMs) {
       throw new Error("A delivery claim must last longer than a delivery attempt.");
     }
+    if (options.concurrencyPerPod !== undefined && options.concurrencyPerPod < 1) {
+      throw new Error("A pod's share of the delivery slots must be at least one.");
+    }
     this.#options = {
       pollIntervalMs: 500,
-      concurrency: 8,
+      concurrency: 32,
+      concurrencyPerPod: DEFAULT_DELIVERIES_PER_POD,
       deliver: postDeliveryAttempt,
       claimClock: options.clock,
       ...options,
@@ -76,6 +91,7 @@ export class WebhookDeliveryWorker {
     this.#loop = new ClaimLoop({
       ...this.#options,
       queue: this.#options.outbox,
+      share: { perGroup: this.#options.concurrencyPerPod, groupOf: deliveryGroup },
       attempt: (delivery) => this.#attempt(delivery),
       onAttemptError: (delivery, error) =>
         // The delivery is attempted again once its claim runs out, which at-least-once allows.

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from "node:net";
 
 /**
- * Loopback, private, link-local, shared, multicast and reserved ranges: never a public webhook receiver. An
+ * Loopback, private, link-local, shared, multicast, reserved and translated ranges: never a public webhook receiver. An
  * IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) is checked against the IPv4 ranges by `BlockList` itself; a rule for
  * the whole mapped range would also match every IPv4 address.
  */
@@ -22,11 +22,22 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
-  ["::", 128],
+  // The unspecified and loopback addresses, and the deprecated IPv4-compatible ones (`::a.b.c.d`).
+  ["::", 96],
   ["::1", 128],
+  // Discard-only.
+  ["100::", 64],
+  // NAT64, well-known and local-use: they reach whatever IPv4 address they embed.
   ["64:ff9b::", 96],
+  ["64:ff9b:1::", 48],
+  // Documentation.
+  ["2001:db8::", 32],
+  // 6to4: it reaches the IPv4 address it embeds.
+  ["2002::", 16],
+  // Unique local, link-local, deprecated site-local, multicast.
   ["fc00::", 7],
   ["fe80::", 10],
+  ["fec0::", 10],
   ["ff00::", 8],
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, "ipv6");

@@ -139,6 +139,19 @@ describe("postWebhook", () => {
       await expect(attempt).rejects.toThrow("(127.0.0.1)");
       expect(receiver.sockets).toHaveLength(0);
     });
+
+    it.each(["64:ff9b:1::a00:1", "::7f00:1", "2002:7f00:1::", "fec0::1"])(
+      "refuses a name that resolves to %s (translated or site-local IPv6)",
+      async (address) => {
+        const dns = scriptedResolver([address]);
+        const attempt = postWebhook(
+          { ...delivery, url: "https://translated.example.test/hook", allowPrivate: false },
+          dns.resolve,
+        );
+        await expect(attempt).rejects.toThrow(DestinationRefusedError);
+        await expect(attempt).rejects.toThrow(`(${address})`);
+      },
+    );
   });
 
   describe("rebinding DNS", () => {

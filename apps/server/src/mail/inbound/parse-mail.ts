@@ -2,6 +2,8 @@ import type { AddressObject, HeaderLines, ParsedMail } from "mailparser";
 import { simpleParser } from "mailparser";
 import { formatSender } from "../../inbox/addresses.ts";
 import { FIELD_HEADERS } from "../../inbox/field-headers.ts";
+import { MAX_HEADER_SECTION_BYTES } from "./header-limits.ts";
+import { RefusedMessageError } from "./refused-message-error.ts";
 
 /** What a message received over SMTP contributes to the records of its copies. */
 export interface ParsedMessage {
@@ -9,6 +11,8 @@ export interface ParsedMessage {
   messageId: string | null;
   date: Date | null;
   from: string;
+  /** The addresses of `From`, as mailparser parsed them (a header may name several mailboxes). */
+  fromAddresses: string[];
   to: string[];
   cc: string[];
   replyTo: string[];
@@ -56,17 +60,32 @@ function senderOf(from: AddressObject | undefined): string {
 const referencesOf = (value: ParsedMail["references"]): string[] =>
   (Array.isArray(value) ? value : value ? [value] : []).flatMap((entry) => entry.split(/\s+/)).filter(Boolean);
 
+/** mailsplit's code for a MIME part's header block over `maxHeadSize`, or too many parts. */
+const OVER_LIMIT = "EMAXLEN";
+
 /**
  * Parses an RFC 5322 message with mailparser: headers (encoded words and charsets decoded), the text and html bodies
- * (any transfer encoding and charset), attachments and inline parts.
+ * (any transfer encoding and charset), attachments and inline parts. The header block of every MIME part is held to
+ * the bound of the message's own, and the parts are counted: past either, a {@link RefusedMessageError}.
  */
 export async function parseMail(raw: Buffer): Promise<ParsedMessage> {
-  const parsed = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipHtmlToText: true });
+  const parsed = await simpleParser(raw, {
+    skipImageLinks: true,
+    skipTextToHtml: true,
+    skipHtmlToText: true,
+    maxHeadSize: MAX_HEADER_SECTION_BYTES,
+  }).catch((error: unknown) => {
+    if (error instanceof Error && (error as { code?: unknown }).code === OVER_LIMIT) {
+      throw new RefusedMessageError(552, `5.3.4 Message refused: ${error.message}`);
+    }
+    throw error;
+  });
   const date = parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date : null;
   return {
     messageId: parsed.messageId?.trim() || null,
     date,
     from: senderOf(parsed.from),
+    fromAddresses: addressesOf(parsed.from),
     to: addressesOf(parsed.to),
     cc: addressesOf(parsed.cc),
     replyTo: addressesOf(parsed.replyTo),

@@ -33,9 +33,11 @@ export interface ReceivedMail {
 
 /**
  * Stores mail received over SMTP: one copy per hosted envelope recipient, labelled `received` and `unread`, each
- * joining its thread by `In-Reply-To`/`References` as local replies do, with the raw source, and `message.received`
- * for each copy, all in one transaction. When it resolves, the mail is committed. Mail received again with the same
- * `Message-ID` (a sender retrying after a lost answer) adds no second copy to an inbox that has it.
+ * joining its thread by `In-Reply-To`/`References` within its inbox as local replies do, with the raw source and the
+ * attachments of this arrival kept under that inbox, and `message.received` for each copy, all in one transaction.
+ * When it resolves, the mail is committed. Mail received again with the same `Message-ID` (a sender retrying after a
+ * lost answer) adds no second copy to an inbox that has it; an inbox without it gets its own copy from this arrival,
+ * whatever other inboxes hold under that id, since the sender chooses the id.
  */
 export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail): Promise<{ messageId: string }> {
   const parsed = await parseMail(mail.raw);
@@ -46,7 +48,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
     [...new Set(addresses.map(normalizeAddress))].filter((address) => context.isValidAddress(address));
   const to = valid(parsed.to);
   const cc = valid(parsed.cc);
-  const fromAddress = valid(parsed.from.match(/[^\s<>"]+@[^\s<>"]+/g) ?? [])[0];
+  const fromAddress = valid(parsed.fromAddresses)[0];
   const base = {
     message_id: messageId,
     timestamp: parsed.date ? isoTimestamp(parsed.date.getTime()) : now,
@@ -68,7 +70,6 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
     updated_at: now,
   };
   const attachments = parsed.attachments.map((attachment, position) => ({
-    message_id: messageId,
     position,
     attachment_id: `att_${randomBase62(16)}`,
     filename: attachment.filename,
@@ -83,23 +84,23 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
   await context.sends.inSendTransaction(async (tx) => {
     const recorder = new EventRecorder(tx);
     const hosted = await tx.findInboxesByAddress([...new Set(mail.recipients.map(normalizeAddress))]);
-    const sourceIsNew = await tx.insertMessageSource(messageId, mail.raw, false);
-    // The same mail received again (one Message-ID) shares the first arrival's attachments, as reads show them.
-    const attachmentRecords = sourceIsNew
-      ? attachments.map(({ attachment_id, filename, content_type, size }) => ({
-          attachment_id,
-          filename,
-          content_type,
-          size,
-        }))
-      : await tx.findAttachmentsOf(messageId);
-    if (sourceIsNew) {
-      await tx.insertAttachments(attachments);
-    }
+    const attachmentRecords = attachments.map(({ attachment_id, filename, content_type, size }) => ({
+      attachment_id,
+      filename,
+      content_type,
+      size,
+    }));
     for (const recipient of hosted) {
-      if (!sourceIsNew && (await tx.findThreadOfMessages(recipient.inboxId, [messageId]))) {
+      // A concurrent arrival of the same mail into this inbox that committed first leaves the source taken.
+      if (
+        (await tx.holdsMessage(recipient.inboxId, messageId)) ||
+        !(await tx.insertMessageSource(recipient.inboxId, messageId, mail.raw))
+      ) {
         continue;
       }
+      await tx.insertAttachments(
+        attachments.map((attachment) => ({ ...attachment, inbox_id: recipient.inboxId, message_id: messageId })),
+      );
       const copy = { ...base, inbox_id: recipient.inboxId };
       const participants = [...(fromAddress ? [fromAddress] : []), ...to, ...cc, recipient.inboxId];
       const joined = await joinThread(tx, copy, replyTargets, participants);

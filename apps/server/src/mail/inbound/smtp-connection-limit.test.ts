@@ -1,6 +1,5 @@
-import type { Socket } from "node:net";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RawSmtpClient } from "../../testing/raw-smtp-client.ts";
 import type { TestServer } from "../../testing/test-server.ts";
 import { startTestServer } from "../../testing/test-server.ts";
 
@@ -8,77 +7,9 @@ import { startTestServer } from "../../testing/test-server.ts";
 
 const REPLY_TIMEOUT_MS = 5_000;
 
-/** A plain socket to the SMTP port that collects the server's reply lines and notices when the server closes it. */
-class SmtpSocket {
-  readonly socket: Socket;
-  readonly lines: string[] = [];
-  readonly closed: Promise<void>;
-  #buffer = "";
-  #waiters: (() => void)[] = [];
-
-  private constructor(socket: Socket) {
-    this.socket = socket;
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      this.#buffer += chunk;
-      const parts = this.#buffer.split("\r\n");
-      this.#buffer = parts.pop() ?? "";
-      this.lines.push(...parts);
-      for (const wake of this.#waiters.splice(0)) {
-        wake();
-      }
-    });
-    this.closed = new Promise((resolve) => socket.once("close", () => resolve()));
-  }
-
-  static async open(port: number): Promise<SmtpSocket> {
-    const socket = connect({ host: "127.0.0.1", port });
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", resolve);
-      socket.once("error", reject);
-    });
-    return new SmtpSocket(socket);
-  }
-
-  /** The next complete reply line from `from` on (bounded by REPLY_TIMEOUT_MS). */
-  async line(from: number): Promise<string> {
-    const deadline = Date.now() + REPLY_TIMEOUT_MS;
-    while (this.lines.length <= from) {
-      if (Date.now() > deadline) {
-        throw new Error(`No reply line ${from} within ${REPLY_TIMEOUT_MS} ms; got ${JSON.stringify(this.lines)}`);
-      }
-      await Promise.race([
-        new Promise<void>((resolve) => this.#waiters.push(resolve)),
-        new Promise((resolve) => setTimeout(resolve, 100)),
-      ]);
-    }
-    return this.lines[from] ?? "";
-  }
-
-  /** Sends a command and resolves with the last line of its reply (multi-line replies end with `code SP`). */
-  async command(text: string): Promise<string> {
-    let index = this.lines.length;
-    this.socket.write(`${text}\r\n`);
-    for (;;) {
-      const line = await this.line(index);
-      if (/^\d{3} /.test(line)) {
-        return line;
-      }
-      index++;
-    }
-  }
-
-  async closedWithin(ms: number): Promise<boolean> {
-    return Promise.race([
-      this.closed.then(() => true),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
-    ]);
-  }
-}
-
 let t: TestServer;
 let port: number;
-const open: SmtpSocket[] = [];
+const open: RawSmtpClient[] = [];
 beforeAll(async () => {
   t = await startTestServer({ smtpPort: 0, smtpConnectionsPerAddress: 2 });
   port = t.server.smtp?.port ?? 0;
@@ -90,8 +21,8 @@ afterAll(async () => {
   await t.server.close();
 });
 
-async function openClient(): Promise<SmtpSocket> {
-  const client = await SmtpSocket.open(port);
+async function openClient(): Promise<RawSmtpClient> {
+  const client = await RawSmtpClient.open(port);
   open.push(client);
   return client;
 }
@@ -105,7 +36,7 @@ describe("SMTP connections per client address", () => {
 
     const third = await openClient();
     expect(await third.line(0)).toMatch(/^421 4\.7\.0 /);
-    expect(await third.closedWithin(REPLY_TIMEOUT_MS)).toBe(true);
+    await third.closed;
     expect(third.lines).toHaveLength(1);
 
     // The connections within the limit are unaffected by the refusal.
@@ -113,7 +44,7 @@ describe("SMTP connections per client address", () => {
     expect(await second.command("NOOP")).toMatch(/^250 /);
 
     expect(await first.command("QUIT")).toMatch(/^221 /);
-    expect(await first.closedWithin(REPLY_TIMEOUT_MS)).toBe(true);
+    await first.closed;
 
     // The server counts the ended connection out when its side of the socket closes, which may come just after the
     // client saw it close: a newcomer is served at the latest within a short, bounded wait.
@@ -137,6 +68,6 @@ describe("SMTP connections per client address", () => {
     // Two are open again (second and the newcomer), so the limit holds as before.
     const over = await openClient();
     expect(await over.line(0)).toMatch(/^421 /);
-    expect(await over.closedWithin(REPLY_TIMEOUT_MS)).toBe(true);
+    await over.closed;
   });
 });

@@ -3,8 +3,10 @@ import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { SMTPServer } from "smtp-server";
 import { normalizeAddress } from "../../inbox/addresses.ts";
 import type { ServerLogger } from "../../logger.ts";
+import { HeaderSectionWatch, headerRefusal } from "./header-limits.ts";
 import type { ReceiveContext } from "./receive-message.ts";
 import { receiveMessage } from "./receive-message.ts";
+import { RefusedMessageError } from "./refused-message-error.ts";
 
 export interface SmtpListenerOptions {
   host: string;
@@ -14,6 +16,8 @@ export interface SmtpListenerOptions {
   maxSize: number;
   /** Connections one client address may hold at once; more are refused with 421. */
   connectionsPerAddress: number;
+  /** Connections the listener holds at once, from all addresses together; more are refused with 421. */
+  maxConnections: number;
   /** STARTTLS is offered with this certificate and key (PEM); without them the server speaks plain SMTP only. */
   tls?: { cert: string | Buffer; key: string | Buffer };
   /** The domains mail is accepted for (lowercase). */
@@ -34,27 +38,66 @@ export interface RunningSmtpListener {
 /** An SMTP reply the library sends for a refused command. */
 const reply = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
-async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
+/** What DATA brought: the message, or why it is refused (decided while it arrived), with what it cost to read. */
+type ReceivedData = ({ raw: Buffer } | { refusal: RefusedMessageError }) & {
+  /** Bytes of data received, to the end of the message. */
+  receivedBytes: number;
+  /** The most bytes of the message kept at once while it arrived. */
+  keptBytes: number;
+};
+
+/**
+ * Reads a message's data to its end, keeping it only while it stays within `maxSize` and within the header bounds:
+ * once either is passed, what was kept is dropped and the rest is read and discarded, so a sender streaming without
+ * end costs at most `maxSize` of memory. The data is always read to its end, because the reply follows it.
+ */
+async function readMessage(stream: SMTPServerDataStream, maxSize: number): Promise<ReceivedData> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) {
-    chunks.push(chunk as Buffer);
+  const header = new HeaderSectionWatch();
+  let refusal: RefusedMessageError | null = null;
+  let kept = 0;
+  let keptBytes = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    if (refusal) {
+      continue;
+    }
+    header.inspect(chunk);
+    // smtp-server counts the bytes as they arrive and raises sizeExceeded on the chunk that crosses the limit.
+    refusal = stream.sizeExceeded ? tooBig(maxSize) : header.exceeded ? headerRefusal(header.exceeded) : null;
+    if (refusal) {
+      chunks.length = 0;
+      kept = 0;
+    } else {
+      chunks.push(chunk);
+      kept += chunk.length;
+      keptBytes = Math.max(keptBytes, kept);
+    }
   }
-  return Buffer.concat(chunks);
+  refusal ??= stream.sizeExceeded ? tooBig(maxSize) : null;
+  const costs = { receivedBytes: stream.byteLength, keptBytes };
+  return refusal ? { refusal, ...costs } : { raw: Buffer.concat(chunks), ...costs };
 }
+
+const tooBig = (maxSize: number) => new RefusedMessageError(552, `5.3.4 Message too big: at most ${maxSize} bytes`);
 
 /**
  * Receives mail for the inboxes hosted here over SMTP (Nodemailer's `smtp-server`). A recipient that is not a hosted
  * inbox of a configured domain is refused at RCPT TO (550 5.1.1); a message over the size limit at MAIL FROM or DATA
- * (552). A message is answered 250 only once it is committed; any failure to store it is a 451, so the sender keeps
- * it and tries again.
+ * (552 5.3.4, without keeping more than the limit); a header section past its bounds at DATA (552 5.3.4 or 554 5.6.0,
+ * before anything parses it). A message is answered 250 only once it is committed; any failure to store it is a 451,
+ * so the sender keeps it and tries again. Connections past the per-address or the global cap are answered 421.
  */
 export async function startSmtpListener(options: SmtpListenerOptions): Promise<RunningSmtpListener> {
   const domains = new Set(options.domains.map((domain) => domain.toLowerCase()));
   const connections = new Map<string, number>();
+  // The sessions counted in `connections`: one refused by the global cap closes without ever being counted.
+  const counted = new Set<string>();
   const server = new SMTPServer({
     name: "pigeonhole",
     banner: "Pigeonhole",
     size: options.maxSize,
+    // Counted before the greeting: the connection past the cap is answered 421 and closed.
+    maxClients: options.maxConnections,
     authOptional: true,
     disabledCommands: options.tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
     ...(options.tls ? { cert: options.tls.cert, key: options.tls.key } : {}),
@@ -62,6 +105,7 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
     onConnect(session: SMTPServerSession, callback) {
       const count = (connections.get(session.remoteAddress) ?? 0) + 1;
       connections.set(session.remoteAddress, count);
+      counted.add(session.id);
       if (count > options.connectionsPerAddress) {
         callback(reply(421, "4.7.0 Too many connections from your address, try again later"));
         return;
@@ -69,6 +113,9 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
       callback();
     },
     onClose(session: SMTPServerSession) {
+      if (!counted.delete(session.id)) {
+        return;
+      }
       const count = (connections.get(session.remoteAddress) ?? 1) - 1;
       if (count <= 0) {
         connections.delete(session.remoteAddress);
@@ -90,17 +137,29 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
       );
     },
     onData(stream, session, callback) {
-      readAll(stream).then(
-        async (raw) => {
-          if (stream.sizeExceeded) {
-            callback(reply(552, `5.3.4 Message too big: at most ${options.maxSize} bytes`));
+      const refuse = (refusal: RefusedMessageError, data: ReceivedData) => {
+        options.logger.info("smtp message refused", {
+          reply: `${refusal.responseCode} ${refusal.message}`,
+          received_bytes: data.receivedBytes,
+          kept_bytes: data.keptBytes,
+        });
+        callback(reply(refusal.responseCode, refusal.message));
+      };
+      readMessage(stream, options.maxSize).then(
+        async (data) => {
+          if ("refusal" in data) {
+            refuse(data.refusal, data);
             return;
           }
           try {
             const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
-            await receiveMessage(options.receive, { raw, recipients });
+            await receiveMessage(options.receive, { raw: data.raw, recipients });
             callback(null, "2.0.0 Ok: stored");
           } catch (error) {
+            if (error instanceof RefusedMessageError) {
+              refuse(error, data);
+              return;
+            }
             options.logger.error("smtp message not stored", { error: String(error) });
             callback(reply(451, "4.3.0 The message could not be stored, try again later"));
           }

@@ -1,9 +1,10 @@
+import type { Transaction } from "kysely";
 import { randomBase62 } from "../../ids.ts";
-import type { ClaimableRows, ClaimQueue, ClaimRequest } from "../claimed-rows.ts";
+import type { ClaimableRows, ClaimQueue, ClaimRequest, ClaimShare, GroupedCandidate } from "../claimed-rows.ts";
 import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
-import type { DeliveryStatus } from "../schema.ts";
+import type { DatabaseSchema, DeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
 // The webhook delivery outbox: one row per event and subscribed webhook, written in the transaction that raised the
@@ -27,8 +28,11 @@ export interface ClaimedDelivery {
   attempts: number;
   webhookId: string;
   /** Null when the webhook was deleted since the event. */
-  webhook: { url: string; secret: string; enabled: boolean } | null;
+  webhook: { podId: string; url: string; secret: string; enabled: boolean } | null;
 }
+
+/** The group of a delivery in a claim's share: its webhook's pod ("" once the webhook is deleted). */
+export const deliveryGroup = (delivery: ClaimedDelivery): string => delivery.webhook?.podId ?? "";
 
 /** One attempt as the delivery log keeps it. */
 export interface RecordedAttempt {
@@ -98,6 +102,46 @@ export async function enqueueDeliveries(
 
 const DELIVERY_ROWS = { table: "webhook_deliveries", waiting: ["pending"] } satisfies ClaimableRows;
 
+/**
+ * The due, free deliveries a claim with a share prefers: every pod's oldest first, then every pod's second oldest,
+ * and so on (round robin across pods), none of a pod the claimant already attempts its share of. The pod is the
+ * webhook's. `limit` times the share are listed, enough to fill the claim when every pod has some in flight already
+ * or another instance is claiming some of them at the same moment.
+ */
+async function pickAcrossPods(
+  trx: Transaction<DatabaseSchema>,
+  dialect: SqlDialect,
+  claim: ClaimRequest,
+  share: ClaimShare,
+): Promise<GroupedCandidate[]> {
+  const full = [...share.inFlight].filter(([, count]) => count >= share.perGroup).map(([pod]) => pod);
+  const ranked = trx
+    .selectFrom("webhook_deliveries as d")
+    .leftJoin("webhooks as w", "w.webhook_id", "d.webhook_id")
+    .select((eb) => [
+      "d.seq as seq",
+      "d.next_attempt_at_ms as due",
+      eb.fn.coalesce("w.pod_id", eb.val("")).as("pod"),
+      eb.fn
+        .agg<number>("row_number")
+        .over((over) => over.partitionBy("w.pod_id").orderBy("d.next_attempt_at_ms").orderBy("d.seq"))
+        .as("place"),
+    ])
+    .where("d.status", "=", "pending")
+    .where("d.next_attempt_at_ms", "<=", claim.dueMs)
+    .where((eb) => eb.or([eb("d.claimed_until_ms", "is", null), eb("d.claimed_until_ms", "<", claim.nowMs)]));
+  const candidates = await trx
+    .selectFrom(ranked.as("ranked"))
+    .select(["seq", "pod"])
+    .where((eb) => eb.not(dialect.inList("pod", dialect.listParam(full))))
+    .orderBy("place")
+    .orderBy("due")
+    .orderBy("seq")
+    .limit(dialect.rowCount(claim.limit * share.perGroup))
+    .execute();
+  return candidates.map((row) => ({ seq: row.seq, group: row.pod }));
+}
+
 export class SqlDeliveryOutbox implements DeliveryOutbox {
   readonly #db: ServerDatabase;
   readonly #dialect: SqlDialect;
@@ -108,17 +152,24 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
   }
 
   async claimDue(claim: ClaimRequest): Promise<ClaimedDelivery[]> {
-    const claimed = await claimDueRows(this.#db, this.#dialect, DELIVERY_ROWS, claim, (update) =>
-      update
-        .returning(["seq", "event_id", "event_type", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
-        .execute(),
+    const { share } = claim;
+    const claimed = await claimDueRows(
+      this.#db,
+      this.#dialect,
+      DELIVERY_ROWS,
+      claim,
+      (update) =>
+        update
+          .returning(["seq", "event_id", "event_type", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
+          .execute(),
+      share && ((trx) => pickAcrossPods(trx, this.#dialect, claim, share)),
     );
     if (claimed.length === 0) {
       return [];
     }
     const webhooks = await this.#db
       .selectFrom("webhooks")
-      .select(["webhook_id", "url", "secret", "enabled"])
+      .select(["webhook_id", "pod_id", "url", "secret", "enabled"])
       .where(
         this.#dialect.inList("webhook_id", this.#dialect.listParam([...new Set(claimed.map((row) => row.webhook_id))])),
       )
@@ -135,7 +186,9 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
           payload: row.payload,
           attempts: row.attempts,
           webhookId: row.webhook_id,
-          webhook: webhook ? { url: webhook.url, secret: webhook.secret, enabled: webhook.enabled === 1 } : null,
+          webhook: webhook
+            ? { podId: webhook.pod_id, url: webhook.url, secret: webhook.secret, enabled: webhook.enabled === 1 }
+            : null,
         };
       });
   }

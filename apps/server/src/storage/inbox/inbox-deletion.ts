@@ -3,8 +3,8 @@ import type { DatabaseSchema } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
 /**
- * Deletes an inbox of a pod with everything that is only its own, in one transaction: its messages and threads, the
- * attachments and sources no other inbox's copy still shares, the webhook deliveries of its events and the events themselves, its recipients' delivery rows (and so its queued outbound mail), and its address
+ * Deletes an inbox of a pod with everything that is only its own, in one transaction: its messages and threads, their
+ * attachments and sources, the webhook deliveries of its events and the events themselves, its recipients' delivery rows (and so its queued outbound mail), and its address
  * in the pod's webhook filters (a webhook left with an empty list matches no inbox, never every inbox). False when
  * the pod has no such inbox.
  */
@@ -54,28 +54,11 @@ export async function deleteInbox(
 export type InboxIdsQuery = SelectQueryBuilder<DatabaseSchema, "inboxes", { inbox_id: string }>;
 
 /**
- * Deletes the messages and threads of the inboxes `inboxIds` selects, with their attachments and sources except
- * those a copy of the same message in another inbox still shares (a message sent between pods is one id, stored once).
+ * Deletes the messages and threads of the inboxes `inboxIds` selects, with their attachments and sources: each copy
+ * keeps its own, under its inbox, so nothing another inbox holds goes with them.
  */
 export async function deleteMessagesOf(trx: Transaction<DatabaseSchema>, inboxIds: InboxIdsQuery): Promise<void> {
-  for (const table of ["attachments", "message_sources"] as const) {
-    await trx
-      .deleteFrom(table)
-      .where("message_id", "in", (eb) =>
-        eb.selectFrom("messages").select("message_id").where("inbox_id", "in", inboxIds),
-      )
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("messages as other")
-              .select("other.seq")
-              .whereRef("other.message_id", "=", `${table}.message_id`)
-              .where("other.inbox_id", "not in", inboxIds),
-          ),
-        ),
-      )
-      .execute();
+  for (const table of ["attachments", "message_sources", "messages", "threads"] as const) {
+    await trx.deleteFrom(table).where("inbox_id", "in", inboxIds).execute();
   }
-  await trx.deleteFrom("messages").where("inbox_id", "in", inboxIds).execute();
-  await trx.deleteFrom("threads").where("inbox_id", "in", inboxIds).execute();
 }

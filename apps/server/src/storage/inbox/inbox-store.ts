@@ -54,11 +54,10 @@ export interface InboxStore {
   findMessage(inboxId: string, messageId: string): Promise<MessageWithAttachments | null>;
   /** The newest message of any pod matching the search (see message-search.ts). */
   findNewestMessage(search: MessageSearch): Promise<MessageWithAttachments | null>;
-  /** An attachment of a message of the inbox, with its bytes. */
+  /** An attachment of the inbox's copy of a message, with its bytes. */
   findAttachment(inboxId: string, messageId: string, attachmentId: string): Promise<AttachmentContent | null>;
-  /** The stored RFC 5322 source of a message id (messages stored before sources were kept have none). */
-  /** A message's stored source, and whether it holds a Bcc field only the sender's copy may show. */
-  findMessageSource(messageId: string): Promise<{ source: Uint8Array; holdsBcc: boolean } | null>;
+  /** The stored RFC 5322 source of the inbox's copy of a message (copies stored before sources were kept have none). */
+  findMessageSource(inboxId: string, messageId: string): Promise<Uint8Array | null>;
   /** See relabelMessage in message-labels.ts. */
   relabelMessage(
     inboxId: string,
@@ -95,22 +94,26 @@ const inboxQueries = perDialect((dialect) => ({
   attachmentOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string; attachmentId: string }) =>
     db
       .selectFrom("attachments")
-      .innerJoin("messages", "messages.message_id", "attachments.message_id")
-      .select(["attachments.filename", "attachments.content_type", "attachments.content"])
-      .where("messages.inbox_id", "=", p.inboxId)
-      .where("messages.message_id", "=", p.messageId)
-      .where("attachments.attachment_id", "=", p.attachmentId),
+      .select(["filename", "content_type", "content"])
+      .where("inbox_id", "=", p.inboxId)
+      .where("message_id", "=", p.messageId)
+      .where("attachment_id", "=", p.attachmentId),
   ),
-  sourceOf: new PreparedQuery((db, p: { messageId: string }) =>
-    db.selectFrom("message_sources").select(["source", "holds_bcc"]).where("message_id", "=", p.messageId),
+  sourceOf: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
+    db
+      .selectFrom("message_sources")
+      .select("source")
+      .where("inbox_id", "=", p.inboxId)
+      .where("message_id", "=", p.messageId),
   ),
   messageOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
     db.selectFrom("messages").selectAll().where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
   ),
-  attachmentsOf: new PreparedQuery((db, p: { messageIds: unknown }) =>
+  attachmentsOf: new PreparedQuery((db, p: { inboxId: string; messageIds: unknown }) =>
     db
       .selectFrom("attachments")
       .select(["message_id", "attachment_id", "filename", "content_type", "size"])
+      .where("inbox_id", "=", p.inboxId)
       .where(dialect.inList("message_id", p.messageIds))
       .orderBy("message_id")
       .orderBy("position"),
@@ -174,7 +177,7 @@ export class SqlInboxStore implements InboxStore {
   async listMessages(inboxId: string, page: PageRequest) {
     const rows = await this.#q.messagePage(this.#db, inboxId, page);
     const ids = rows.map(({ row }) => row.message_id);
-    const attachments = await this.#attachmentsOf(ids);
+    const attachments = await this.#attachmentsOf(inboxId, ids);
     const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, ids);
     return rows.map(({ row, position }) => ({
       row: {
@@ -207,9 +210,8 @@ export class SqlInboxStore implements InboxStore {
     return (await this.#q.attachmentOfInbox.first(this.#db, { inboxId, messageId, attachmentId })) ?? null;
   }
 
-  async findMessageSource(messageId: string) {
-    const row = await this.#q.sourceOf.first(this.#db, { messageId });
-    return row ? { source: row.source, holdsBcc: row.holds_bcc === 1 } : null;
+  async findMessageSource(inboxId: string, messageId: string) {
+    return (await this.#q.sourceOf.first(this.#db, { inboxId, messageId }))?.source ?? null;
   }
 
   async relabelMessage(inboxId: string, messageId: string, relabel: (labels: string[]) => string[], at: string) {
@@ -239,12 +241,13 @@ export class SqlInboxStore implements InboxStore {
     const rows = await this.#db
       .selectFrom("messages")
       .selectAll()
+      .where("inbox_id", "=", inboxId)
       .where("thread_id", "=", threadId)
       .orderBy("created_at", "asc")
       .orderBy("seq", "asc")
       .execute();
     const ids = rows.map((row) => row.message_id);
-    const attachments = await this.#attachmentsOf(ids);
+    const attachments = await this.#attachmentsOf(inboxId, ids);
     const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, ids);
     return {
       thread,
@@ -257,7 +260,7 @@ export class SqlInboxStore implements InboxStore {
   }
 
   async #withDetails(inboxId: string, message: MessageRow): Promise<MessageWithAttachments> {
-    const attachments = await this.#attachmentsOf([message.message_id]);
+    const attachments = await this.#attachmentsOf(inboxId, [message.message_id]);
     const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, [message.message_id]);
     return {
       message,
@@ -266,13 +269,16 @@ export class SqlInboxStore implements InboxStore {
     };
   }
 
-  /** The attachment metadata of these messages, by message id, in the order they were sent. */
-  async #attachmentsOf(messageIds: readonly string[]): Promise<Map<string, AttachmentRow[]>> {
+  /** The attachment metadata of the inbox's copies of these messages, by message id, in the order they were sent. */
+  async #attachmentsOf(inboxId: string, messageIds: readonly string[]): Promise<Map<string, AttachmentRow[]>> {
     const byMessage = new Map<string, AttachmentRow[]>();
     if (messageIds.length === 0) {
       return byMessage;
     }
-    const rows = await this.#q.attachmentsOf.rows(this.#db, { messageIds: this.#dialect.listParam(messageIds) });
+    const rows = await this.#q.attachmentsOf.rows(this.#db, {
+      inboxId,
+      messageIds: this.#dialect.listParam(messageIds),
+    });
     for (const { message_id, ...attachment } of rows) {
       byMessage.set(message_id, [...(byMessage.get(message_id) ?? []), attachment]);
     }

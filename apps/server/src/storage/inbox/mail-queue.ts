@@ -61,7 +61,11 @@ export class SqlMailQueue implements MailQueue {
     )) {
       const message = await this.#db
         .selectFrom("messages")
-        .innerJoin("message_sources", "message_sources.message_id", "messages.message_id")
+        .innerJoin("message_sources", (join) =>
+          join
+            .onRef("message_sources.inbox_id", "=", "messages.inbox_id")
+            .onRef("message_sources.message_id", "=", "messages.message_id"),
+        )
         .select(["messages.thread_id", "message_sources.source"])
         .where("messages.inbox_id", "=", row.inbox_id)
         .where("messages.message_id", "=", row.message_id)

@@ -15,7 +15,6 @@ import { insertRecipientDeliveries } from "./recipient-deliveries.ts";
 
 export type NewMessageRow = Omit<Insertable<MessageTable>, "seq">;
 export type NewAttachmentRow = Insertable<AttachmentTable>;
-export type AttachmentMetadataRow = Pick<AttachmentTable, "attachment_id" | "filename" | "content_type" | "size">;
 /** A thread as the send writes it: every column but the row number. */
 export type ThreadColumns = Omit<ThreadRow, "seq">;
 
@@ -53,14 +52,15 @@ export interface SendTransaction {
   insertThread(thread: ThreadColumns): Promise<void>;
   updateThread(thread: ThreadColumns): Promise<void>;
   insertMessage(message: NewMessageRow): Promise<void>;
+  /** Whether the inbox already holds a copy of this message id. */
+  holdsMessage(inboxId: string, messageId: string): Promise<boolean>;
+  /** Stores attachments of one copy, each row under the inbox holding the copy. */
   insertAttachments(attachments: readonly NewAttachmentRow[]): Promise<void>;
   /**
-   * Keeps the RFC 5322 source of a message id, which all its copies share. False when the id already has one (the
-   * same mail received again): the first is kept.
+   * Keeps the RFC 5322 source of the copy of a message id in one inbox. False when that inbox already has one (the
+   * same mail received again, or a concurrent arrival of it that committed first): the first is kept.
    */
-  insertMessageSource(messageId: string, source: Uint8Array, holdsBcc: boolean): Promise<boolean>;
-  /** The attachments stored for a message id (shared by all its copies), in their order, without their bytes. */
-  findAttachmentsOf(messageId: string): Promise<AttachmentMetadataRow[]>;
+  insertMessageSource(inboxId: string, messageId: string, source: Uint8Array): Promise<boolean>;
   /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
   findSubscribedWebhooks(podId: string, eventType: string, inboxId: string): Promise<string[]>;
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number): Promise<void>;
@@ -217,8 +217,12 @@ const sendQueries = perDialect((dialect) => ({
       updated_at: p.updated_at,
     }),
   ),
+  messageOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
+    db.selectFrom("messages").select("seq").where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
+  ),
   insertAttachment: new PreparedQuery((db, p: NewAttachmentRow) =>
     db.insertInto("attachments").values({
+      inbox_id: p.inbox_id,
       message_id: p.message_id,
       attachment_id: p.attachment_id,
       position: p.position,
@@ -228,11 +232,11 @@ const sendQueries = perDialect((dialect) => ({
       content: p.content,
     }),
   ),
-  insertSource: new PreparedQuery((db, p: { messageId: string; source: Uint8Array; holdsBcc: number }) =>
+  insertSource: new PreparedQuery((db, p: { inboxId: string; messageId: string; source: Uint8Array }) =>
     db
       .insertInto("message_sources")
-      .values({ message_id: p.messageId, source: p.source, holds_bcc: p.holdsBcc })
-      .onConflict((oc) => oc.column("message_id").doNothing())
+      .values({ inbox_id: p.inboxId, message_id: p.messageId, source: p.source })
+      .onConflict((oc) => oc.columns(["inbox_id", "message_id"]).doNothing())
       .returning("message_id"),
   ),
   enabledWebhooks: new PreparedQuery((db, p: { podId: string }) =>
@@ -332,6 +336,10 @@ class SqlSendTransaction implements SendTransaction {
     await this.#q.insertMessage.execute(this.#trx, message);
   }
 
+  async holdsMessage(inboxId: string, messageId: string) {
+    return (await this.#q.messageOfInbox.first(this.#trx, { inboxId, messageId })) !== undefined;
+  }
+
   async insertAttachments(attachments: readonly NewAttachmentRow[]) {
     // One row per statement: a multi-row insert would be a new statement for every number of rows.
     for (const attachment of attachments) {
@@ -339,19 +347,8 @@ class SqlSendTransaction implements SendTransaction {
     }
   }
 
-  async insertMessageSource(messageId: string, source: Uint8Array, holdsBcc: boolean) {
-    return (
-      (await this.#q.insertSource.first(this.#trx, { messageId, source, holdsBcc: holdsBcc ? 1 : 0 })) !== undefined
-    );
-  }
-
-  findAttachmentsOf(messageId: string) {
-    return this.#trx
-      .selectFrom("attachments")
-      .select(["attachment_id", "filename", "content_type", "size"])
-      .where("message_id", "=", messageId)
-      .orderBy("position")
-      .execute();
+  async insertMessageSource(inboxId: string, messageId: string, source: Uint8Array) {
+    return (await this.#q.insertSource.first(this.#trx, { inboxId, messageId, source })) !== undefined;
   }
 
   async findSubscribedWebhooks(podId: string, eventType: string, inboxId: string) {

@@ -18,17 +18,22 @@ export interface WebhookSettings {
   inboxIds: string[] | null;
 }
 
-export type CreateWebhookResult = { created: WebhookRow } | { existing: WebhookRow };
+export type CreateWebhookResult = { created: WebhookRow } | { existing: WebhookRow } | { limitReached: number };
 export type ReplaceWebhookResult = { replaced: WebhookRow } | { missing: true } | { clientIdTaken: string };
 
 /** The webhooks of a pod. */
 export interface WebhookStore {
+  /**
+   * Creates a webhook, unless the pod has one with the same `client_id` (then answers it) or already has
+   * `maxPerPod` webhooks (then answers `limitReached`).
+   */
   createWebhook(
     podId: string,
     webhookId: string,
     secret: string,
     settings: WebhookSettings,
     at: string,
+    maxPerPod: number,
   ): Promise<CreateWebhookResult>;
   findWebhook(podId: string, webhookId: string): Promise<WebhookRow | null>;
   listWebhooks(podId: string, page: PageRequest): Promise<Positioned<WebhookRow>[]>;
@@ -70,29 +75,59 @@ export class SqlWebhookStore implements WebhookStore {
     this.#dialect = dialect;
   }
 
-  /** Creates a webhook unless the pod already has one with this `client_id` (also when two instances race). */
-  async createWebhook(podId: string, webhookId: string, secret: string, settings: WebhookSettings, at: string) {
-    const created = await this.#db
-      .insertInto("webhooks")
-      .values({
-        webhook_id: webhookId,
-        pod_id: podId,
-        secret,
-        created_at: at,
-        updated_at: at,
-        ...settingsColumns(settings),
-      })
-      .onConflict((oc) => oc.doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (created) {
-      return { created };
-    }
-    const existing = settings.clientId === null ? undefined : await this.#byClientId(podId, settings.clientId);
-    if (!existing) {
-      throw new Error(`The webhook ${webhookId} was not stored.`);
-    }
-    return { existing };
+  /**
+   * Creates a webhook unless the pod already has one with this `client_id` (also when two instances race) or has
+   * `maxPerPod` already. The pod's webhooks are locked while they are counted, so that instances creating at once
+   * wait for each other and the count stays within the cap.
+   */
+  createWebhook(
+    podId: string,
+    webhookId: string,
+    secret: string,
+    settings: WebhookSettings,
+    at: string,
+    maxPerPod: number,
+  ): Promise<CreateWebhookResult> {
+    return this.#db.transaction().execute(async (trx) => {
+      await this.#dialect
+        // In one order everywhere, so that two creates never hold each other's locks.
+        .lockRows(trx.selectFrom("webhooks").select("webhook_id").where("pod_id", "=", podId).orderBy("webhook_id"))
+        .execute();
+      const sameClientId = settings.clientId === null ? undefined : await byClientId(trx, podId, settings.clientId);
+      if (sameClientId) {
+        return { existing: sameClientId };
+      }
+      // A statement of its own: after waiting for the locks it sees the webhooks that the other instance committed.
+      const counted = await trx
+        .selectFrom("webhooks")
+        .select((eb) => eb.fn.countAll<number | string>().as("webhooks"))
+        .where("pod_id", "=", podId)
+        .executeTakeFirstOrThrow();
+      if (Number(counted.webhooks) >= maxPerPod) {
+        return { limitReached: maxPerPod };
+      }
+      const created = await trx
+        .insertInto("webhooks")
+        .values({
+          webhook_id: webhookId,
+          pod_id: podId,
+          secret,
+          created_at: at,
+          updated_at: at,
+          ...settingsColumns(settings),
+        })
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (created) {
+        return { created };
+      }
+      const existing = settings.clientId === null ? undefined : await byClientId(trx, podId, settings.clientId);
+      if (!existing) {
+        throw new Error(`The webhook ${webhookId} was not stored.`);
+      }
+      return { existing };
+    });
   }
 
   async findWebhook(podId: string, webhookId: string) {
@@ -174,11 +209,15 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   #byClientId(podId: string, clientId: string) {
-    return this.#db
-      .selectFrom("webhooks")
-      .selectAll()
-      .where("pod_id", "=", podId)
-      .where("client_id", "=", clientId)
-      .executeTakeFirst();
+    return byClientId(this.#db, podId, clientId);
   }
+}
+
+function byClientId(db: ServerDatabase, podId: string, clientId: string) {
+  return db
+    .selectFrom("webhooks")
+    .selectAll()
+    .where("pod_id", "=", podId)
+    .where("client_id", "=", clientId)
+    .executeTakeFirst();
 }

@@ -1,11 +1,40 @@
+import { keyIdOf } from "../../keys/key-id.ts";
+import type { ServiceName } from "../../service-name.ts";
 import type { ServerDatabase } from "../database.ts";
+
+/** A registered key as `keys list` shows it: never the key, nor its hash. */
+export interface KeyRecord {
+  keyId: string;
+  service: ServiceName;
+  /** The pod an inbox key opens. */
+  podId: string | null;
+  /** The agent a forum key belongs to. */
+  agentName: string | null;
+  createdAt: string;
+  dev: boolean;
+}
+
+/** How a key is registered: as a development key (removed when a server starts without them) or not. */
+export interface KeyRegistration {
+  dev: boolean;
+}
 
 /** API keys by the SHA-256 of the key: the keys themselves are never stored. */
 export interface KeyStore {
   findInboxKey(keyHash: string): Promise<{ podId: string } | null>;
   findForumKey(keyHash: string): Promise<{ agentId: string; agentName: string } | null>;
-  /** Registers an Inbox API key for a new pod; a hash already registered keeps its pod, which is answered. */
-  registerInboxKey(keyHash: string, podId: string, at: string): Promise<{ podId: string }>;
+  /**
+   * Registers an Inbox API key for pod `podId` (a new pod, or one that has keys already); a hash already registered
+   * keeps its pod, which is answered. Registered as a development key, it is marked as one.
+   */
+  registerInboxKey(
+    keyHash: string,
+    podId: string,
+    at: string,
+    registration?: KeyRegistration,
+  ): Promise<{ podId: string }>;
+  /** Whether a pod exists: a key opens it, or it holds inboxes (its keys may all have been revoked). */
+  podExists(podId: string): Promise<boolean>;
   /**
    * Registers a new agent with the hash of its forum key. A hash already registered keeps its agent, which is
    * answered; a name another agent has is taken.
@@ -14,8 +43,20 @@ export interface KeyStore {
     keyHash: string,
     agent: { agentId: string; name: string; description: string | null },
     at: string,
+    registration?: KeyRegistration,
   ): Promise<{ agentId: string; agentName: string } | { nameTaken: true }>;
+  /** Every key of both services (or of one), oldest first. */
+  listKeys(service?: ServiceName): Promise<KeyRecord[]>;
+  /**
+   * Revokes the key with this id or this hash: an inbox key is deleted, a forum agent loses its key and keeps its
+   * content. Answers what was revoked, or null when no key matched.
+   */
+  revokeKey(match: { keyId: string } | { keyHash: string }): Promise<KeyRecord | null>;
+  /** Revokes every development key of both services; answers how many there were. */
+  revokeDevKeys(): Promise<number>;
 }
+
+const NOT_DEV: KeyRegistration = { dev: false };
 
 export class SqlKeyStore implements KeyStore {
   readonly #db: ServerDatabase;
@@ -42,13 +83,23 @@ export class SqlKeyStore implements KeyStore {
     return row ? { agentId: row.agent_id, agentName: row.name } : null;
   }
 
-  async registerInboxKey(keyHash: string, podId: string, at: string) {
+  async registerInboxKey(keyHash: string, podId: string, at: string, registration: KeyRegistration = NOT_DEV) {
     // Another instance may register the same key at the same moment: the first insert wins, both answer its pod.
     await this.#db
       .insertInto("inbox_api_keys")
-      .values({ key_hash: keyHash, pod_id: podId, created_at: at })
+      .values({
+        key_hash: keyHash,
+        key_id: keyIdOf(keyHash),
+        pod_id: podId,
+        created_at: at,
+        dev_key: registration.dev ? 1 : 0,
+      })
       .onConflict((oc) => oc.column("key_hash").doNothing())
       .execute();
+    if (registration.dev) {
+      // A development key registered before keys were marked is marked now, so that turning them off removes it.
+      await this.#db.updateTable("inbox_api_keys").set({ dev_key: 1 }).where("key_hash", "=", keyHash).execute();
+    }
     const stored = await this.findInboxKey(keyHash);
     if (!stored) {
       throw new Error("The API key was not stored.");
@@ -56,10 +107,19 @@ export class SqlKeyStore implements KeyStore {
     return stored;
   }
 
+  async podExists(podId: string) {
+    const [key, inbox] = await Promise.all([
+      this.#db.selectFrom("inbox_api_keys").select("pod_id").where("pod_id", "=", podId).executeTakeFirst(),
+      this.#db.selectFrom("inboxes").select("pod_id").where("pod_id", "=", podId).executeTakeFirst(),
+    ]);
+    return key !== undefined || inbox !== undefined;
+  }
+
   async registerAgent(
     keyHash: string,
     agent: { agentId: string; name: string; description: string | null },
     at: string,
+    registration: KeyRegistration = NOT_DEV,
   ) {
     await this.#db
       .insertInto("forum_agents")
@@ -68,11 +128,99 @@ export class SqlKeyStore implements KeyStore {
         name: agent.name,
         description: agent.description,
         key_hash: keyHash,
+        key_id: keyIdOf(keyHash),
         created_at: at,
+        dev_key: registration.dev ? 1 : 0,
       })
       .onConflict((oc) => oc.doNothing())
       .execute();
+    if (registration.dev) {
+      await this.#db.updateTable("forum_agents").set({ dev_key: 1 }).where("key_hash", "=", keyHash).execute();
+    }
     // Either this insert, an earlier registration of the same key, or another agent holding the name.
     return (await this.findForumKey(keyHash)) ?? { nameTaken: true as const };
   }
+
+  async listKeys(service?: ServiceName) {
+    const inbox =
+      service === "forum"
+        ? []
+        : await this.#db
+            .selectFrom("inbox_api_keys")
+            .select(["key_id", "pod_id", "created_at", "dev_key"])
+            .orderBy("created_at")
+            .orderBy("key_id")
+            .execute();
+    const forum =
+      service === "inbox"
+        ? []
+        : await this.#db
+            .selectFrom("forum_agents")
+            .select(["key_id", "name", "created_at", "dev_key"])
+            .where("key_id", "is not", null)
+            .orderBy("created_at")
+            .orderBy("key_id")
+            .execute();
+    return [
+      ...inbox.map((row) => inboxRecord(row)),
+      ...forum.map((row) => forumRecord({ ...row, key_id: row.key_id ?? "" })),
+    ];
+  }
+
+  async revokeKey(match: { keyId: string } | { keyHash: string }) {
+    const [column, value] =
+      "keyId" in match ? (["key_id", match.keyId] as const) : (["key_hash", match.keyHash] as const);
+    const inbox = await this.#db
+      .deleteFrom("inbox_api_keys")
+      .where(column, "=", value)
+      .returning(["key_id", "pod_id", "created_at", "dev_key"])
+      .executeTakeFirst();
+    if (inbox) {
+      return inboxRecord(inbox);
+    }
+    const agent = await this.#db
+      .selectFrom("forum_agents")
+      .select(["agent_id", "key_id", "name", "created_at", "dev_key"])
+      .where(column, "=", value)
+      .executeTakeFirst();
+    if (!agent?.key_id) {
+      return null;
+    }
+    // Compared again on the key: another process may have revoked it meanwhile, and a new key have taken its place.
+    const revoked = await this.#db
+      .updateTable("forum_agents")
+      .set({ key_hash: null, key_id: null, dev_key: 0 })
+      .where("agent_id", "=", agent.agent_id)
+      .where("key_id", "=", agent.key_id)
+      .executeTakeFirst();
+    return revoked.numUpdatedRows > 0n ? forumRecord({ ...agent, key_id: agent.key_id }) : null;
+  }
+
+  async revokeDevKeys() {
+    const inbox = await this.#db.deleteFrom("inbox_api_keys").where("dev_key", "=", 1).executeTakeFirst();
+    const forum = await this.#db
+      .updateTable("forum_agents")
+      .set({ key_hash: null, key_id: null, dev_key: 0 })
+      .where("dev_key", "=", 1)
+      .executeTakeFirst();
+    return Number(inbox.numDeletedRows) + Number(forum.numUpdatedRows);
+  }
 }
+
+const inboxRecord = (row: { key_id: string; pod_id: string; created_at: string; dev_key: number }): KeyRecord => ({
+  keyId: row.key_id,
+  service: "inbox",
+  podId: row.pod_id,
+  agentName: null,
+  createdAt: row.created_at,
+  dev: row.dev_key === 1,
+});
+
+const forumRecord = (row: { key_id: string; name: string; created_at: string; dev_key: number }): KeyRecord => ({
+  keyId: row.key_id,
+  service: "forum",
+  podId: null,
+  agentName: row.name,
+  createdAt: row.created_at,
+  dev: row.dev_key === 1,
+});

@@ -7,6 +7,8 @@ import { eventLog } from "./0005-event-log.ts";
 import { recipientDeliveries } from "./0006-recipient-deliveries.ts";
 import { sourceBcc } from "./0007-source-bcc.ts";
 import { deliveryAttempts } from "./0008-delivery-attempts.ts";
+import { ownedCopies } from "./0009-owned-copies.ts";
+import { keyRecords } from "./0010-key-records.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -20,5 +22,7 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0006_recipient_deliveries": recipientDeliveries(types),
     "0007_source_bcc": sourceBcc(types),
     "0008_delivery_attempts": deliveryAttempts(types),
+    "0009_owned_copies": ownedCopies(types),
+    "0010_key_records": keyRecords(types),
   }),
 });

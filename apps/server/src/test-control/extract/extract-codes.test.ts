@@ -35,6 +35,12 @@ describe("extractCodes", () => {
     expect(extractCodes({ text: "Your reference is VERIFYNOW (not a code).", html })).toEqual(["K7Q2ZP9X", "482913"]);
   });
 
+  it("reads a body with a long run of characters and no address in one pass", () => {
+    // Looking for addresses from every character of the run took time quadratic in its length (hours for 1 MiB).
+    const text = `Your code is 482913.\n${"a".repeat(1024 * 1024)}\nOr mail ada@example.com`;
+    expect(extractCodes({ text, html: null })).toEqual(["482913"]);
+  });
+
   it("decodes character references before looking", () => {
     expect(extractCodes({ text: null, html: "<p>Code&nbsp;&#52;&#56;29&#x31;3</p>" })).toEqual(["482913"]);
   });

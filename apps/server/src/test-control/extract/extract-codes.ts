@@ -6,8 +6,12 @@ const DIGITS = /^[0-9]{4,8}$/;
 /** Upper-case letters and digits, with at least one of each (all digits is the rule above). */
 const MIXED = /^(?=[A-Z0-9]*[0-9])(?=[A-Z0-9]*[A-Z])[A-Z0-9]{6,10}$/;
 
-/** What holds URLs and addresses, whose parts are never codes: they are blanked before the search. */
-const LINK_OR_ADDRESS = /\b(?:https?:\/\/|www\.)[^\s<>"']+|[^\s<>"'@]+@[^\s<>"'@]+/gi;
+/**
+ * What holds URLs and addresses, whose parts are never codes: they are blanked before the search. An address is
+ * only looked for from the start of a run of its characters (the lookbehind), so a long run without `@` is scanned
+ * once, not once from each of its characters (quadratic in the length of the body).
+ */
+const LINK_OR_ADDRESS = /\b(?:https?:\/\/|www\.)[^\s<>"']+|(?<![^\s<>"'@])[^\s<>"'@]+@[^\s<>"'@]+/gi;
 
 /**
  * What joins a word to its neighbour into something larger (a date, a time, an amount, a version, a reference, the

@@ -1,0 +1,1 @@
+export { type Nginx, type NginxConfigContext, type StartNginxOptions, startNginx } from "./nginx.ts";
