@@ -1,4 +1,13 @@
 const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * The middle of the hour `now` is in. The server's hourly limits count in windows aligned to the clock's hours: a
+ * clock started here keeps a test's requests in one window, whatever the time of day it runs at.
+ */
+export function middleOfTheHour(now = Date.now()): number {
+  return now - (now % HOUR_MS) + HOUR_MS / 2;
+}
 
 /**
  * The real time plus an offset, for the Pigeonhole server's `clock`: it runs at the real pace from `startAt` on, and

@@ -68,6 +68,10 @@ export async function startStack({ limits, clock, smtpRelay, smtpRetryDelaysMs }
     }),
     /** The agents the page acts as, the sample's own first. */
     agents: sample.agents,
+    /** The sample's own origin, `http://127.0.0.1:<port>`. */
+    sampleUrl: sample.url,
+    /** A new tab, on no page yet: for pages of another origin. */
+    newTab: (device: BrowserContextOptions = DESKTOP): Promise<Page> => browser.newPage(device),
     /** Opens the sample in a new tab (in a laptop's window unless told) and waits until its event stream is connected. */
     async openPage(device: BrowserContextOptions = DESKTOP): Promise<{ page: Page; errors: PageErrors }> {
       const page = await browser.newPage(device);

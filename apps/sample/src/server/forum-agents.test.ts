@@ -1,7 +1,7 @@
 import { createForumClient, RateLimitError } from "@pigeonhole/forum";
 import { type Server, startServer } from "@pigeonhole/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { MovableClock } from "../../test/movable-clock.ts";
+import { MovableClock, middleOfTheHour } from "../../test/movable-clock.ts";
 import { ForumAgents, UnknownAgentError } from "./forum-agents.ts";
 
 const HOUR_MS = 3_600_000;
@@ -38,7 +38,8 @@ describe("the sample's forum agents, against the Pigeonhole server", () => {
   });
 
   it("tries again after a refused registration, registering only the agents still missing", async () => {
-    const clock = new MovableClock();
+    // Registrations are counted per clock hour: the two below must fall in the same one.
+    const clock = new MovableClock(middleOfTheHour());
     const agents = await agentsOf(
       await startServer({
         inboxPort: 0,

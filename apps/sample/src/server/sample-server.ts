@@ -33,13 +33,17 @@ export interface SampleServer {
 export async function startSampleServer({ inbox, forum, port = 4200, pageRoot }: SampleServerOptions) {
   const hub = new EventHub();
   const agents = new ForumAgents(forum);
-  const app = createSampleApp({ inbox, agents, events: hub, pageRoot });
+  // Known once listening: the port may be one the system picked.
+  let ownHosts: readonly string[] = [];
+  const app = createSampleApp({ inbox, agents, events: hub, ownHosts: () => ownHosts, pageRoot });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, "127.0.0.1", resolve);
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const boundPort = (server.address() as AddressInfo).port;
+  ownHosts = [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`];
+  const url = `http://127.0.0.1:${boundPort}`;
 
   const stopped = new AbortController();
   relayInboxEvents(inbox, hub, stopped.signal).catch((error: unknown) => {

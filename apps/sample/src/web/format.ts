@@ -16,5 +16,5 @@ export function formatTime(iso: string): string {
 
 /** The address in `Ada Lovelace <ada@example.com>`, or the whole text when it is a bare address. */
 export function addressOf(from: string): string {
-  return /<([^>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+  return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
 }

@@ -1,0 +1,2 @@
+cd /var/lib/pigeonhole
+sudo -u pigeonhole sqlite3 pigeonhole.db ".backup pigeonhole-backup.db"
