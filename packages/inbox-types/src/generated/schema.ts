@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * Download a message's source
-         * @description Answers the message's RFC 5322 source (`message/rfc822`): its headers and MIME body, attachments included, the same bytes a mail client would see. For a received message these are exactly the bytes that arrived; for a sent message, the bytes the service built and delivered. Send no body. The answer is not JSON: read it as text, a blob or a stream.
+         * @description Answers the message's RFC 5322 source (`message/rfc822`): its headers and MIME body, attachments included, the same bytes a mail client would see. For a received message these are exactly the bytes that arrived in this inbox; for a sent message, the bytes the service built and delivered (a recipient's copy without the `Bcc` field). A message stored before the service kept sources, or one whose source another pod's mail had shared before each copy kept its own, answers a source built from its record. Send no body. The answer is not JSON: read it as text, a blob or a stream.
          */
         get: operations["getRawMessage"];
         put?: never;
