@@ -1,43 +1,48 @@
 import type { KeyObject } from "node:crypto";
-import { createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync } from "node:crypto";
 import type { ListPosition } from "../storage/inbox/paging.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 
 /** A position in a newest-first list: the last item of the previous page. */
 export type PageCursor = ListPosition;
 
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+const subkey = (secret: Buffer, purpose: string): KeyObject =>
+  createSecretKey(Buffer.from(hkdfSync("sha256", secret, Buffer.alloc(0), `pigeonhole page token ${purpose}`, 32)));
+
 /**
- * Opaque, tamper-proof page tokens for keyset paging on `(created_at, seq)`. A token is bound to the list it came
- * from (its scope, such as the inbox whose messages are listed) by an HMAC with a secret kept in the database, so
- * tokens survive restarts and a token from elsewhere is refused.
+ * Opaque, tamper-proof page tokens for keyset paging on `(created_at, seq)`. The cursor is encrypted (AES-256-GCM)
+ * with a secret kept in the database, so tokens survive restarts, and bound to the list it came from (its scope, such
+ * as the inbox whose messages are listed) as authenticated data, so a token from elsewhere is refused. Encrypted,
+ * not only signed: `seq` numbers rows across every pod, and differences between a pod's own cursors would tell it
+ * how much the other pods stored in between. The nonce is derived from the scope and cursor, so the same page always
+ * gets the same token.
  */
 export class PageTokens {
-  // A key object made once: handing createHmac the raw bytes makes it import them anew on every token.
-  readonly #secret: KeyObject;
+  // Key objects made once: handing the ciphers raw bytes makes them import them anew on every token.
+  readonly #encryption: KeyObject;
+  readonly #nonces: KeyObject;
 
   constructor(secret: Buffer) {
-    this.#secret = createSecretKey(secret);
-  }
-
-  #mac(scope: string, payload: string): Buffer {
-    return createHmac("sha256", this.#secret).update(`${scope}\n${payload}`).digest().subarray(0, 16);
+    this.#encryption = subkey(secret, "encryption");
+    this.#nonces = subkey(secret, "nonce");
   }
 
   issue(scope: string, cursor: PageCursor): string {
-    const payload = Buffer.from(JSON.stringify([cursor.createdAt, cursor.seq])).toString("base64url");
-    return `${payload}.${this.#mac(scope, payload).toString("base64url")}`;
+    const plaintext = Buffer.from(JSON.stringify([cursor.createdAt, cursor.seq]));
+    const iv = createHmac("sha256", this.#nonces).update(`${scope}\n`).update(plaintext).digest().subarray(0, IV_BYTES);
+    const cipher = createCipheriv("aes-256-gcm", this.#encryption, iv).setAAD(Buffer.from(scope));
+    const sealed = Buffer.concat([iv, cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
+    return sealed.toString("base64url");
   }
 
   /** The cursor of a token issued for this scope; a 400 `INVALID_PAGE_TOKEN` for anything else. */
   read(scope: string, token: string): PageCursor {
-    const [payload, mac, extra] = token.split(".");
-    if (payload && mac && extra === undefined) {
-      const expected = this.#mac(scope, payload);
-      const given = Buffer.from(mac, "base64url");
-      if (given.length === expected.length && timingSafeEqual(given, expected)) {
-        const [createdAt, seq] = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as [string, number];
-        return { createdAt, seq };
-      }
+    const cursor = this.#open(scope, token);
+    if (cursor) {
+      return cursor;
     }
     throw new InboxProblem(
       400,
@@ -48,6 +53,24 @@ export class PageTokens {
         hint: "Send back the next_page_token of the previous page unchanged, or omit page_token for the first page.",
       },
     );
+  }
+
+  #open(scope: string, token: string): PageCursor | null {
+    const sealed = Buffer.from(token, "base64url");
+    if (sealed.length <= IV_BYTES + TAG_BYTES || sealed.toString("base64url") !== token) {
+      return null;
+    }
+    const decipher = createDecipheriv("aes-256-gcm", this.#encryption, sealed.subarray(0, IV_BYTES))
+      .setAAD(Buffer.from(scope))
+      .setAuthTag(sealed.subarray(-TAG_BYTES));
+    let plaintext: string;
+    try {
+      plaintext = Buffer.concat([decipher.update(sealed.subarray(IV_BYTES, -TAG_BYTES)), decipher.final()]).toString();
+    } catch {
+      return null;
+    }
+    const [createdAt, seq] = JSON.parse(plaintext) as [string, number];
+    return { createdAt, seq };
   }
 }
 
