@@ -164,15 +164,20 @@ describe("webhooks per pod", () => {
     expect(webhooks).toHaveLength(WEBHOOKS_PER_POD);
   });
 
-  it("keeps the cap when creates race", async () => {
+  it.each([
+    ["from a pod that has a webhook", 1],
+    ["from a pod with no webhook yet, which has none to lock", 0],
+  ])("keeps the cap when creates race %s", async (_, existing) => {
     const tenant = await t.newInboxTenant();
-    expectData(await createWebhook(tenant, "https://hooks.example.com/first"));
+    for (let i = 0; i < existing; i++) {
+      expectData(await createWebhook(tenant, `https://hooks.example.com/first-${i}`));
+    }
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, i) => createWebhook(tenant, `https://hooks.example.com/race-${i}`)),
     );
     const statuses = answers.map((answer) => answer.response.status);
-    expect(statuses.filter((status) => status === 200)).toHaveLength(WEBHOOKS_PER_POD - 1);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(8 - (WEBHOOKS_PER_POD - 1));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(WEBHOOKS_PER_POD - existing);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(8 - (WEBHOOKS_PER_POD - existing));
     const { webhooks } = expectData(await tenant.GET("/v0/webhooks", {}));
     expect(webhooks).toHaveLength(WEBHOOKS_PER_POD);
   });

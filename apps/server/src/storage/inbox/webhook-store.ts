@@ -77,8 +77,8 @@ export class SqlWebhookStore implements WebhookStore {
 
   /**
    * Creates a webhook unless the pod already has one with this `client_id` (also when two instances race) or has
-   * `maxPerPod` already. The pod's webhooks are locked while they are counted, so that instances creating at once
-   * wait for each other and the count stays within the cap.
+   * `maxPerPod` already. The pod is locked (through its key rows) while its webhooks are counted, so that instances
+   * creating at once wait for each other and the count stays within the cap.
    */
   createWebhook(
     podId: string,
@@ -89,9 +89,10 @@ export class SqlWebhookStore implements WebhookStore {
     maxPerPod: number,
   ): Promise<CreateWebhookResult> {
     return this.#db.transaction().execute(async (trx) => {
+      // The pod's key rows, not its webhooks: a pod with no webhook yet has none to lock, and creates racing from it
+      // would all count zero. Every pod has a key (the caller's). In one order everywhere, so no two wait on each other.
       await this.#dialect
-        // In one order everywhere, so that two creates never hold each other's locks.
-        .lockRows(trx.selectFrom("webhooks").select("webhook_id").where("pod_id", "=", podId).orderBy("webhook_id"))
+        .lockRows(trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", podId).orderBy("key_hash"))
         .execute();
       const sameClientId = settings.clientId === null ? undefined : await byClientId(trx, podId, settings.clientId);
       if (sameClientId) {
