@@ -22,9 +22,10 @@ describe("page tokens", () => {
     const page = expectData(await pod.GET("/v0/inboxes", { params: { query: { limit: 1 } } }));
     const token = page.next_page_token;
     expect(token).toEqual(expect.any(String));
-    const text = decoded(token ?? "");
-    expect(text).not.toContain(page.inboxes[0]?.created_at.slice(0, 10));
-    expect(text).not.toMatch(/\[|"|\d{4}-\d{2}-\d{2}/);
+    // A readable cursor would hold the row's timestamp (the old tokens were its JSON, base64url-encoded, and signed).
+    const createdAt = page.inboxes[0]?.created_at ?? "";
+    expect(createdAt).not.toBe("");
+    expect(decoded(token ?? "")).not.toContain(createdAt.slice(0, 19));
 
     // Still a working, stable token: the same page answers the same token, and it leads to the next item.
     const again = expectData(await pod.GET("/v0/inboxes", { params: { query: { limit: 1 } } }));

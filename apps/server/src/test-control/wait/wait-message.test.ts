@@ -21,9 +21,6 @@ afterAll(async () => {
   await t?.server.close();
 });
 
-/** How much later than the send's answer a parked wait may answer: 50 ms, with room for a loaded machine. */
-const LATENCY_BUDGET_MS = 100;
-
 let unique = 0;
 const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${++unique}`;
 
@@ -38,7 +35,7 @@ async function send(
   const sent = expectData(
     await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", { params: { path: { inbox_id: from } }, body }),
   );
-  return { ...sent, answeredAt: performance.now() };
+  return sent;
 }
 
 const waitForMessage = (query: Query, signal?: AbortSignal) =>
@@ -54,10 +51,11 @@ const parked = () => new Promise((resolve) => setTimeout(resolve, 100));
 const waitLines = () => logged.filter((line) => line.msg === "request" && line.path === "/_test/wait/message");
 
 describe("waiting for a message", () => {
-  it("answers a message sent while it waits within 50 ms of the send's answer", async () => {
+  // That the answer comes from the wake on commit, not from the poll, is proved by wait-until.test.ts with a poll
+  // too slow to answer; here, on the real server, the answer is the message that was sent.
+  it("answers a message sent while it waits, each time", async () => {
     const from = await newInbox(uniqueName("latency-from"));
     const to = await newInbox(uniqueName("latency-to"));
-    const latencies: number[] = [];
     for (let round = 0; round < 5; round++) {
       const subject = uniqueName("Arrives while waiting");
       const waiting = waitForMessage({ inbox_id: to, subject, timeout_ms: 5_000 });
@@ -72,13 +70,6 @@ describe("waiting for a message", () => {
         labels: ["received", "unread"],
       });
       expect(answer.body.codes).toEqual([`48291${round}`]);
-      latencies.push(answer.arrivedAt - sent.answeredAt);
-    }
-    process.stderr.write(
-      `wait-for-message latency after the send's answer (ms): ${latencies.map((ms) => ms.toFixed(1)).join(", ")}\n`,
-    );
-    for (const latency of latencies) {
-      expect(latency).toBeLessThan(LATENCY_BUDGET_MS);
     }
   });
 
