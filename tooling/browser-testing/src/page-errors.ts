@@ -15,7 +15,14 @@ export function watchPageErrors(page: Page): PageErrors {
     }
   });
   page.on("requestfailed", (request) => {
-    list.push(`request failed: ${request.url()} (${request.failure()?.errorText ?? "unknown"})`);
+    const reason = request.failure()?.errorText ?? "unknown";
+    // A navigation or a link prefetch cut short by the next click is the browser's choice, not a failure of the page.
+    const superseded =
+      reason === "net::ERR_ABORTED" &&
+      (request.isNavigationRequest() || (request.headers()["sec-purpose"] ?? "").includes("prefetch"));
+    if (!superseded) {
+      list.push(`request failed: ${request.url()} (${reason})`);
+    }
   });
   return { list };
 }
