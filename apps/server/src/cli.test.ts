@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { createTestControl } from "@pigeonhole/test-control";
 import { afterAll, describe, expect, it } from "vitest";
-import { CLI_ENTRY, ON_FREE_PORTS, runCli, TEST_KEYS } from "./testing/cli-process.ts";
-import { expectData, forumClient, inboxClient } from "./testing/test-server.ts";
+import { CLI_ENTRY, ON_FREE_PORTS, runCli, TEST_KEYS } from "../test/support/cli-process.ts";
+import { expectData, forumClient, inboxClient } from "../test/support/test-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ServiceName } from "./spec/spec-bundle.ts";
-import { documentOperations, loadSpecBundle } from "./spec/spec-bundle.ts";
-import type { ForumClient, InboxClient, TestServer } from "./testing/test-server.ts";
+import type { ForumClient, InboxClient, TestServer } from "../test/support/test-server.ts";
 import {
   expectData,
   forumClient,
@@ -9,8 +7,10 @@ import {
   ManualClock,
   observedResponses,
   startTestServer,
-} from "./testing/test-server.ts";
-import { startWebhookReceiver } from "./testing/webhook-receiver.ts";
+} from "../test/support/test-server.ts";
+import { startWebhookReceiver } from "../test/support/webhook-receiver.ts";
+import type { ServiceName } from "./spec/spec-bundle.ts";
+import { documentOperations, loadSpecBundle } from "./spec/spec-bundle.ts";
 
 // Every operation of both specs, called over HTTP through clients typed by the generated types. Each response is
 // checked against the bundled spec by the clients' middleware (status documented, body and headers valid); at the

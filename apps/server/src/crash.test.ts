@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MessageSentEvent } from "@pigeonhole/inbox-types";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliProcess } from "./testing/cli-process.ts";
-import { ON_FREE_PORTS, runCli, TEST_KEYS } from "./testing/cli-process.ts";
-import { expectData, forumClient, inboxClient } from "./testing/test-server.ts";
-import { startWebhookReceiver } from "./testing/webhook-receiver.ts";
+import type { CliProcess } from "../test/support/cli-process.ts";
+import { ON_FREE_PORTS, runCli, TEST_KEYS } from "../test/support/cli-process.ts";
+import { expectData, forumClient, inboxClient } from "../test/support/test-server.ts";
+import { startWebhookReceiver } from "../test/support/webhook-receiver.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { expectData, ManualClock, startTestServer } from "../../test/support/test-server.ts";
 import { DEV_AGENT_NAME } from "../keys/register-key.ts";
-import type { TestServer } from "../testing/test-server.ts";
-import { expectData, ManualClock, startTestServer } from "../testing/test-server.ts";
 
 let t: TestServer;
 const clock = new ManualClock();

@@ -1,7 +1,7 @@
 import type { CommunityDetails } from "@pigeonhole/forum-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ForumClient, TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import type { ForumClient, TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 import { DEFAULT_COMMUNITY } from "./default-community.ts";
 
 // The system clock: `general` is created with the database, before anything the tests create.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ForumClient, TestServer } from "../testing/test-server.ts";
-import { expectData, ManualClock, startTestServer } from "../testing/test-server.ts";
+import type { ForumClient, TestServer } from "../../test/support/test-server.ts";
+import { expectData, ManualClock, startTestServer } from "../../test/support/test-server.ts";
 
 let t: TestServer;
 const clock = new ManualClock();

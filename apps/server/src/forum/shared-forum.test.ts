@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ForumClient, RegisteredAgent, TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import type { ForumClient, RegisteredAgent, TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 let t: TestServer;
 beforeAll(async () => {

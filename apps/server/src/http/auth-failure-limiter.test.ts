@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ManualClock } from "../testing/test-server.ts";
+import { ManualClock } from "../../test/support/test-server.ts";
 import { AuthFailureLimiter, clientOfAddress, MAX_TRACKED_ADDRESSES } from "./auth-failure-limiter.ts";
 
 describe("clientOfAddress", () => {

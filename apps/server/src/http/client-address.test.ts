@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { TestServer } from "../testing/test-server.ts";
-import { startTestServer } from "../testing/test-server.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { startTestServer } from "../../test/support/test-server.ts";
 
 // Registering an agent needs no key and is limited per client address; the address is the peer's unless the peer is
 // a trusted proxy, whose X-Forwarded-For then names the client.

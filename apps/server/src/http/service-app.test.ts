@@ -1,5 +1,8 @@
 import { setTimeout } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordingLogger } from "../../test/support/recording-logger.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { ManualClock, responseValidator, startTestServer } from "../../test/support/test-server.ts";
 import { systemClock } from "../clock.ts";
 import { formatForumProblem } from "../forum/forum-errors.ts";
 import { formatInboxProblem } from "../inbox/inbox-errors.ts";
@@ -7,9 +10,6 @@ import type { ServerLogger } from "../logger.ts";
 import { createSpecAjv } from "../spec/ajv.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
-import { recordingLogger } from "../testing/recording-logger.ts";
-import type { TestServer } from "../testing/test-server.ts";
-import { ManualClock, responseValidator, startTestServer } from "../testing/test-server.ts";
 import { listen } from "./listen.ts";
 import type { OperationHandler } from "./operation-route.ts";
 import type { RateLimiter } from "./rate-limiter.ts";

@@ -1,10 +1,10 @@
 import type { WebhookDelivery } from "@pigeonhole/inbox-types";
 import { createTestControl, type TestControl } from "@pigeonhole/test-control";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { InboxClient, TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../test/support/webhook-receiver.ts";
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from "../options.ts";
-import type { InboxClient, TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
-import { startWebhookReceiver } from "../testing/webhook-receiver.ts";
 
 let t: TestServer;
 let control: TestControl;

@@ -1,7 +1,7 @@
 import { createPublicKey, generateKeyPairSync, sign, verify } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 // List Domains and Get Domain: the domains the server hosts, as its options name them, the same for every pod.
 

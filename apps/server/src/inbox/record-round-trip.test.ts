@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 // What a record answers, a request takes back: null where a record says "none", so that a client may send a record's
 // fields back as they came (Update Webhook replaces a webhook as a whole).

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../testing/test-server.ts";
-import { expectData, responseValidator, startTestServer } from "../testing/test-server.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { expectData, responseValidator, startTestServer } from "../../test/support/test-server.ts";
 import type { ServiceName } from "./spec-bundle.ts";
 import { documentOperations, loadSpecBundle } from "./spec-bundle.ts";
 

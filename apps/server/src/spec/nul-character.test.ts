@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../testing/test-server.ts";
-import { startTestServer } from "../testing/test-server.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { startTestServer } from "../../test/support/test-server.ts";
 
 // PostgreSQL cannot store U+0000 in text; both databases refuse it at the door, with the same answer.
 let server: TestServer;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../testing/test-database.ts";
+import { newTestDatabase, testBackend } from "../../test/support/test-database.ts";
 import type { ClaimableRows } from "./claimed-rows.ts";
 import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "./claimed-rows.ts";
 import type { ServerDatabase } from "./database.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../testing/test-database.ts";
+import { newTestDatabase, testBackend } from "../../test/support/test-database.ts";
 import type { ServerDatabase } from "./database.ts";
 import { openPostgres } from "./postgres/open-postgres.ts";
 import { PreparedQuery } from "./prepared-query.ts";

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../testing/test-database.ts";
+import { newTestDatabase, testBackend } from "../../test/support/test-database.ts";
 import type { Storage } from "./open-storage.ts";
 import { openStorage } from "./open-storage.ts";
 import { connectPostgres } from "./postgres/open-postgres.ts";

@@ -1,9 +1,9 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testControlOf } from "../testing/test-control-requests.ts";
-import type { TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import { testControlOf } from "../../test/support/test-control-requests.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 // Claims on work rows hold in real time: moving the server's clock forward while an attempt is in flight must not
 // make its claim look run out, or the worker would take the row again and deliver it twice.

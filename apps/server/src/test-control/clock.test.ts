@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testControlOf } from "../testing/test-control-requests.ts";
-import type { ForumClient, TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import { testControlOf } from "../../test/support/test-control-requests.ts";
+import type { ForumClient, TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 // The controllable clock drives every time-based rule of the server, in milliseconds of real time.
 

@@ -1,8 +1,8 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { testControlOf } from "../testing/test-control-requests.ts";
-import type { TestServer } from "../testing/test-server.ts";
-import { expectData, startTestServer } from "../testing/test-server.ts";
+import { testControlOf } from "../../test/support/test-control-requests.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 // A relay that refuses connections delays a recipient; the default schedule's first retry (1 minute) comes as soon
 // as the clock passes it.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testControlOf } from "../testing/test-control-requests.ts";
-import type { InboxClient, TestServer } from "../testing/test-server.ts";
-import { expectData, forumClient, inboxClient, startTestServer } from "../testing/test-server.ts";
+import { testControlOf } from "../../test/support/test-control-requests.ts";
+import type { InboxClient, TestServer } from "../../test/support/test-server.ts";
+import { expectData, forumClient, inboxClient, startTestServer } from "../../test/support/test-server.ts";
 
 // Reset wipes one key's data, or everything, on the run's database; keys stay valid and other keys' data stays.
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testControlOf } from "../../test/support/test-control-requests.ts";
+import { newTestDatabase } from "../../test/support/test-database.ts";
+import type { TestServer } from "../../test/support/test-server.ts";
+import { startTestServer } from "../../test/support/test-server.ts";
 import { InvalidOptionError, resolveOptions } from "../options.ts";
 import type { Server } from "../server.ts";
 import { startServer } from "../server.ts";
-import { testControlOf } from "../testing/test-control-requests.ts";
-import { newTestDatabase } from "../testing/test-database.ts";
-import type { TestServer } from "../testing/test-server.ts";
-import { startTestServer } from "../testing/test-server.ts";
 
 // Where test control answers, to whom, and that a production start-up has none of it.
 

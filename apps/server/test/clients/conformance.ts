@@ -1,4 +1,4 @@
-import { createResponseValidator } from "../../src/testing/response-validator.ts";
+import { createResponseValidator } from "../support/response-validator.ts";
 
 type Service = "inbox" | "forum";
 

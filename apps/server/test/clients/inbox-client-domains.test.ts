@@ -1,8 +1,8 @@
 import type { Domain, InboxClient, ListDomainsResponse } from "@pigeonhole/inbox";
 import { BadRequestError, createInboxClient, NotFoundError } from "@pigeonhole/inbox";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import type { TestServer } from "../../src/testing/test-server.ts";
-import { startTestServer } from "../../src/testing/test-server.ts";
+import type { TestServer } from "../support/test-server.ts";
+import { startTestServer } from "../support/test-server.ts";
 
 // The Inbox API client (`@pigeonhole/inbox`, through its public exports only) and the server's hosted domains, over
 // HTTP on 127.0.0.1.

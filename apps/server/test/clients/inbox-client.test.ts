@@ -27,7 +27,7 @@ import {
 } from "@pigeonhole/inbox";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { Server } from "../../src/index.ts";
-import { startWebhookReceiver } from "../../src/testing/webhook-receiver.ts";
+import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 import { expectConforms } from "./conformance.ts";
 import { DAY_MS, freezeBeforeWindowEnd, HOUR_MS, MINUTE_MS } from "./limit-window.ts";
 import { serversForFile } from "./servers.ts";

@@ -8,7 +8,7 @@ import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { WebSocket as WsWebSocket } from "ws";
 import { type Server, startServer } from "../../src/index.ts";
-import { testBackend } from "../../src/testing/test-database.ts";
+import { testBackend } from "../support/test-database.ts";
 
 // The inbox client's live events (`inbox.events()`) against a real server over a real WebSocket on 127.0.0.1.
 // Every test works in a tenant of its own, so its stream holds only the events it caused.

@@ -9,8 +9,8 @@ import {
 } from "@pigeonhole/test-control";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Server, startServer } from "../../src/index.ts";
-import { newTestDatabase } from "../../src/testing/test-database.ts";
-import { startWebhookReceiver } from "../../src/testing/webhook-receiver.ts";
+import { newTestDatabase } from "../support/test-database.ts";
+import { startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 // The test-control client (`@pigeonhole/test-control`, through its public exports only) against a real server over
 // HTTP on 127.0.0.1. Every test works in a tenant (API key) of its own; faults are the server's, so each test

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { refusedUpgrade } from "../../src/testing/event-stream-client.ts";
-import type { TestServer } from "../../src/testing/test-server.ts";
-import { ManualClock, startTestServer } from "../../src/testing/test-server.ts";
+import { refusedUpgrade } from "../support/event-stream-client.ts";
+import type { TestServer } from "../support/test-server.ts";
+import { ManualClock, startTestServer } from "../support/test-server.ts";
 
 // Guessing keys: requests with a missing or invalid key are limited per client address on both services (and on the
 // live event stream's upgrade), and the refusal comes before the key is hashed or looked up. The server trusts

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InvalidOptionError, resolveOptions } from "../../src/options.ts";
-import { newTestDatabase, testBackend } from "../../src/testing/test-database.ts";
-import type { InboxClient, TestServer } from "../../src/testing/test-server.ts";
-import { expectData, inboxClient, startTestServer } from "../../src/testing/test-server.ts";
+import { newTestDatabase, testBackend } from "../support/test-database.ts";
+import type { InboxClient, TestServer } from "../support/test-server.ts";
+import { expectData, inboxClient, startTestServer } from "../support/test-server.ts";
 
 // Inboxes live only in the server's own domains. A pod that could take an address of another domain would catch the
 // mail other pods send there (interception) and send as that domain through the relay (spoofing).

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Failure } from "../../src/fuzz/fuzz-report.ts";
-import { FuzzReport } from "../../src/fuzz/fuzz-report.ts";
-import { IdPool } from "../../src/fuzz/id-pool.ts";
-import type { IndependentRequest } from "../../src/fuzz/independent-requests.ts";
-import { createIndependentRequests } from "../../src/fuzz/independent-requests.ts";
+import type { Failure } from "../../fuzz/fuzz-report.ts";
+import { FuzzReport } from "../../fuzz/fuzz-report.ts";
+import { IdPool } from "../../fuzz/id-pool.ts";
+import type { IndependentRequest } from "../../fuzz/independent-requests.ts";
+import { createIndependentRequests } from "../../fuzz/independent-requests.ts";
 import type { ServiceName } from "../../src/spec/spec-bundle.ts";
 import { loadSpecBundle } from "../../src/spec/spec-bundle.ts";
-import type { TestServer } from "../../src/testing/test-server.ts";
-import { expectData, responseValidator, startTestServer } from "../../src/testing/test-server.ts";
+import type { TestServer } from "../support/test-server.ts";
+import { expectData, responseValidator, startTestServer } from "../support/test-server.ts";
 
 // A second opinion on the server's answers, from a generator nobody here wrote: json-schema-faker draws every part of
 // every request from the bundled spec (valid, and every fourth round one part from its schema's negation), and each

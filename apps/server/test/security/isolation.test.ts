@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { swaks } from "@pigeonhole/mail-testing";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InboxClient, TestServer } from "../../src/testing/test-server.ts";
-import { expectData, startTestServer } from "../../src/testing/test-server.ts";
+import type { InboxClient, TestServer } from "../support/test-server.ts";
+import { expectData, startTestServer } from "../support/test-server.ts";
 
 // One pod never reaches another's mail through an id a sender chooses: a Message-ID, an In-Reply-To, a Reference.
 // Mail comes in through Debian's swaks, a real SMTP client, over loopback; pods read it back over HTTP.

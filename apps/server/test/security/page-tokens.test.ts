@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../../src/testing/test-server.ts";
-import { expectData, startTestServer } from "../../src/testing/test-server.ts";
+import type { TestServer } from "../support/test-server.ts";
+import { expectData, startTestServer } from "../support/test-server.ts";
 
 // A page token names a row's place among every pod's rows (`seq` counts them all). Readable, two of a pod's own tokens
 // would tell it how much the other pods stored between its pages; so the cursor travels encrypted, not only signed.

@@ -10,9 +10,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/ids.ts";
 import { InvalidOptionError, type Server, type ServerOptions, startServer } from "../../src/index.ts";
 import { resolveOptions } from "../../src/options.ts";
-import { CLI_ENTRY } from "../../src/testing/cli-process.ts";
-import { testBackend } from "../../src/testing/test-database.ts";
-import { expectData, forumClient, GENEROUS_LIMITS, inboxClient } from "../../src/testing/test-server.ts";
+import { CLI_ENTRY } from "../support/cli-process.ts";
+import { testBackend } from "../support/test-database.ts";
+import { expectData, forumClient, GENEROUS_LIMITS, inboxClient } from "../support/test-server.ts";
 
 // Production defaults: what a server exposes when nobody asked, and how keys are removed. Each test starts servers
 // on 127.0.0.1 only; a non-loopback --host is refused before anything binds.

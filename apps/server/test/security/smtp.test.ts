@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { swaks as runSwaks } from "@pigeonhole/mail-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_HEADER_SECTION_BYTES } from "../../src/mail/inbound/header-limits.ts";
-import { RawSmtpClient } from "../../src/testing/raw-smtp-client.ts";
-import type { LoggedLine } from "../../src/testing/recording-logger.ts";
-import { recordingLogger } from "../../src/testing/recording-logger.ts";
-import type { TestServer } from "../../src/testing/test-server.ts";
-import { expectData, startTestServer } from "../../src/testing/test-server.ts";
+import { RawSmtpClient } from "../support/raw-smtp-client.ts";
+import type { LoggedLine } from "../support/recording-logger.ts";
+import { recordingLogger } from "../support/recording-logger.ts";
+import type { TestServer } from "../support/test-server.ts";
+import { expectData, startTestServer } from "../support/test-server.ts";
 
 // Hostile senders over real SMTP (Debian's swaks, or a plain socket where a client must send what no mail client
 // would): each costs the server a bounded amount of work and memory, and is answered with a clear reply.

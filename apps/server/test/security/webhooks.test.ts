@@ -2,9 +2,9 @@ import { createTestControl } from "@pigeonhole/test-control";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_DELIVERIES_PER_POD } from "../../src/inbox/webhooks/delivery-worker.ts";
 import { DestinationRefusedError, enforceDestinationPolicy } from "../../src/inbox/webhooks/destination-policy.ts";
-import type { InboxClient, TestServer } from "../../src/testing/test-server.ts";
-import { expectData, startTestServer } from "../../src/testing/test-server.ts";
-import { startHangingReceiver, startWebhookReceiver } from "../../src/testing/webhook-receiver.ts";
+import type { InboxClient, TestServer } from "../support/test-server.ts";
+import { expectData, startTestServer } from "../support/test-server.ts";
+import { startHangingReceiver, startWebhookReceiver } from "../support/webhook-receiver.ts";
 
 // Webhooks under a hostile tenant: a URL no request can be made to is a client error, never a 500; no webhook reaches
 // a private, loopback or translated address (by its literal or by what its name resolves to); a pod has a bounded

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { StreamConnection } from "../../src/testing/event-stream-client.ts";
-import { connectStream, refusedUpgrade } from "../../src/testing/event-stream-client.ts";
-import { recordingLogger } from "../../src/testing/recording-logger.ts";
-import type { TestServer } from "../../src/testing/test-server.ts";
-import { expectData, startTestServer } from "../../src/testing/test-server.ts";
+import type { StreamConnection } from "../support/event-stream-client.ts";
+import { connectStream, refusedUpgrade } from "../support/event-stream-client.ts";
+import { recordingLogger } from "../support/recording-logger.ts";
+import type { TestServer } from "../support/test-server.ts";
+import { expectData, startTestServer } from "../support/test-server.ts";
 
 // The live event stream under a hostile or careless client: one key cannot hold connections without bound, and a
 // client that stops reading costs the server a bounded queue, not a copy of every event sent to it.

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StreamConnection } from "../../testing/event-stream-client.ts";
-import { connectStream, refusedUpgrade } from "../../testing/event-stream-client.ts";
-import type { InboxClient, TestServer } from "../../testing/test-server.ts";
-import { expectData, inboxClient, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
+import type { StreamConnection } from "../../../test/support/event-stream-client.ts";
+import { connectStream, refusedUpgrade } from "../../../test/support/event-stream-client.ts";
+import type { InboxClient, TestServer } from "../../../test/support/test-server.ts";
+import { expectData, inboxClient, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 
 let t: TestServer;
 let key: string;

@@ -2,11 +2,11 @@ import type { WebhookDelivery } from "@pigeonhole/inbox-types";
 import { createTestControl, type TestControl } from "@pigeonhole/test-control";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { InboxClient, TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import type { ReceivedDelivery } from "../../../test/support/webhook-receiver.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from "../../options.ts";
-import type { InboxClient, TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import type { ReceivedDelivery } from "../../testing/webhook-receiver.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 
 // The webhook delivery log: every attempt of every delivery (List Webhook Deliveries) and redelivery, against a real
 // receiver on 127.0.0.1. The retry schedule is the default one: each test freezes the server's clock and moves it to

@@ -6,12 +6,12 @@ import { createTestControl, type TestControl } from "@pigeonhole/test-control";
 import { Webhook as StandardWebhook } from "standardwebhooks";
 import { Webhook as SvixWebhook } from "svix";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { InboxClient, TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import type { ReceivedDelivery } from "../../../test/support/webhook-receiver.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import type { LogFields } from "../../logger.ts";
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from "../../options.ts";
-import type { InboxClient, TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import type { ReceivedDelivery } from "../../testing/webhook-receiver.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 
 // The default retry schedule: a test moves the server's clock past a retry instead of waiting for it.
 let t: TestServer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RawSmtpClient } from "../../testing/raw-smtp-client.ts";
-import type { TestServer } from "../../testing/test-server.ts";
-import { startTestServer } from "../../testing/test-server.ts";
+import { RawSmtpClient } from "../../../test/support/raw-smtp-client.ts";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { startTestServer } from "../../../test/support/test-server.ts";
 
 // Raw TCP clients, so the test decides exactly how many connections are open and when each one ends.
 

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliProcess } from "../../testing/cli-process.ts";
-import { ON_FREE_PORTS, runCli, TEST_KEYS } from "../../testing/cli-process.ts";
-import { newTestDatabase, testBackend } from "../../testing/test-database.ts";
-import type { InboxClient } from "../../testing/test-server.ts";
-import { expectData, inboxClient } from "../../testing/test-server.ts";
+import type { CliProcess } from "../../../test/support/cli-process.ts";
+import { ON_FREE_PORTS, runCli, TEST_KEYS } from "../../../test/support/cli-process.ts";
+import { newTestDatabase, testBackend } from "../../../test/support/test-database.ts";
+import type { InboxClient } from "../../../test/support/test-server.ts";
+import { expectData, inboxClient } from "../../../test/support/test-server.ts";
 
 // The server runs as its own process (the CLI) so it can be killed with SIGKILL in the middle of receiving mail.
 

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { swaks as runSwaks } from "@pigeonhole/mail-testing";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 
 // Mail comes in through Debian's swaks, a real SMTP client, over loopback.
 

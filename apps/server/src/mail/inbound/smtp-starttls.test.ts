@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { swaks } from "@pigeonhole/mail-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
 
 // STARTTLS with a throw-away self-signed certificate made by Debian's openssl, spoken to by Debian's swaks.
 

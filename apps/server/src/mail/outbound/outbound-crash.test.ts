@@ -8,10 +8,10 @@ import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
 import { simpleParser } from "mailparser";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliProcess } from "../../testing/cli-process.ts";
-import { runCli, TEST_KEYS } from "../../testing/cli-process.ts";
-import { testBackend } from "../../testing/test-database.ts";
-import { expectData, inboxClient } from "../../testing/test-server.ts";
+import type { CliProcess } from "../../../test/support/cli-process.ts";
+import { runCli, TEST_KEYS } from "../../../test/support/cli-process.ts";
+import { testBackend } from "../../../test/support/test-database.ts";
+import { expectData, inboxClient } from "../../../test/support/test-server.ts";
 
 // kill -9 of a server relaying mail, then a restart: no recipient is lost, and none gets a message twice unless the
 // process died between the relay's answer and its commit.

@@ -6,10 +6,10 @@ import { createTestControl } from "@pigeonhole/test-control";
 import { dkimVerify } from "mailauth";
 import { simpleParser } from "mailparser";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { DEFAULT_SMTP_RETRY_DELAYS_MS, type ServerOptions } from "../../options.ts";
-import type { TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 
 // Mail sent through the API goes out through a real Postfix relay on loopback, which stores what it delivers.
 

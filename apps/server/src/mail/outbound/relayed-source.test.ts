@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { InboxClient, TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
+import type { InboxClient, TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
 
 // What the outbound worker puts on the wire, byte for byte. Postfix drops a Bcc header on its own, so a relay test
 // cannot tell whether we sent one; a second server of ours receives instead, and keeps exactly the bytes it was given.

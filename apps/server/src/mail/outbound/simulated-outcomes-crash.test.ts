@@ -11,11 +11,11 @@ import type {
 } from "@pigeonhole/inbox-types";
 import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
 import { afterAll, describe, expect, it } from "vitest";
+import { ON_FREE_PORTS, startCli, TEST_KEYS } from "../../../test/support/cli-process.ts";
+import { testBackend } from "../../../test/support/test-database.ts";
+import { expectData, inboxClient } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { DEFAULT_TEST_CONTROL_KEY } from "../../options.ts";
-import { ON_FREE_PORTS, startCli, TEST_KEYS } from "../../testing/cli-process.ts";
-import { testBackend } from "../../testing/test-database.ts";
-import { expectData, inboxClient } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 import { SIMULATOR_DOMAIN } from "./simulated-outcome.ts";
 
 // kill -9 of the server (the CLI, test control on) with simulated recipients waiting, then a restart on the same

@@ -8,12 +8,12 @@ import type {
   MessageDeliveredEvent,
 } from "@pigeonhole/inbox-types";
 import { afterEach, describe, expect, it } from "vitest";
+import { connectStream } from "../../../test/support/event-stream-client.ts";
+import { testControlOf } from "../../../test/support/test-control-requests.ts";
+import type { InboxClient } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import type { ServerOptions } from "../../options.ts";
-import { connectStream } from "../../testing/event-stream-client.ts";
-import { testControlOf } from "../../testing/test-control-requests.ts";
-import type { InboxClient } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 import { magicAddressOutcome, SIMULATOR_DOMAIN } from "./simulated-outcome.ts";
 
 // Mail to the magic addresses gets its outcome from the server itself whenever test control is on, through the same

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openTestStorage } from "../../../test/support/test-database.ts";
 import { isoTimestamp } from "../../clock.ts";
 import { DEFAULT_COMMUNITY } from "../../forum/default-community.ts";
 import { hotRank } from "../../forum/hot-rank.ts";
 import { newUuid } from "../../ids.ts";
-import { openTestStorage } from "../../testing/test-database.ts";
 import type { Storage } from "../open-storage.ts";
 import type { ForumStore } from "./forum-store.ts";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../../testing/test-database.ts";
+import { newTestDatabase, testBackend } from "../../../test/support/test-database.ts";
 import type { ClaimRequest } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import { openPostgres } from "../postgres/open-postgres.ts";

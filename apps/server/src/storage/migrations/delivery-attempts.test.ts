@@ -1,11 +1,11 @@
 import { createTestControl } from "@pigeonhole/test-control";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { olderDatabase } from "../../../test/support/older-database.ts";
+import { newTestDatabase } from "../../../test/support/test-database.ts";
+import { expectData, inboxClient, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { sha256Hex } from "../../ids.ts";
-import { olderDatabase } from "../../testing/older-database.ts";
-import { newTestDatabase } from "../../testing/test-database.ts";
-import { expectData, inboxClient, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
 
 const KEY = "key-of-a-server-without-attempts";
 const INBOX = "hooked@pigeonhole.test";

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { olderDatabase } from "../../../test/support/older-database.ts";
+import { newTestDatabase } from "../../../test/support/test-database.ts";
 import { sha256Hex } from "../../ids.ts";
 import { startServer } from "../../server.ts";
-import { olderDatabase } from "../../testing/older-database.ts";
-import { newTestDatabase } from "../../testing/test-database.ts";
 import { openStorage } from "../open-storage.ts";
 
 const CREATED = "2026-11-01T10:00:00.000Z";

@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { olderDatabase } from "../../../test/support/older-database.ts";
+import { newTestDatabase } from "../../../test/support/test-database.ts";
+import { inboxClient, startTestServer } from "../../../test/support/test-server.ts";
 import { sha256Hex } from "../../ids.ts";
-import { olderDatabase } from "../../testing/older-database.ts";
-import { newTestDatabase } from "../../testing/test-database.ts";
-import { inboxClient, startTestServer } from "../../testing/test-server.ts";
 
 const KEY = "key-of-an-older-server";
 const INBOX = "old@pigeonhole.test";

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { olderDatabase } from "../../testing/older-database.ts";
-import { newTestDatabase } from "../../testing/test-database.ts";
+import { olderDatabase } from "../../../test/support/older-database.ts";
+import { newTestDatabase } from "../../../test/support/test-database.ts";
 import { openStorage } from "../open-storage.ts";
 
 const GENERAL = "00000000-0000-4000-8000-000000000001";

@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
+import { olderDatabase } from "../../../test/support/older-database.ts";
+import { newTestDatabase } from "../../../test/support/test-database.ts";
+import type { InboxClient } from "../../../test/support/test-server.ts";
+import { expectData, inboxClient, startTestServer } from "../../../test/support/test-server.ts";
 import { sha256Hex } from "../../ids.ts";
-import { olderDatabase } from "../../testing/older-database.ts";
-import { newTestDatabase } from "../../testing/test-database.ts";
-import type { InboxClient } from "../../testing/test-server.ts";
-import { expectData, inboxClient, startTestServer } from "../../testing/test-server.ts";
 
 const SHARED = "<contract@partner.example>";
 const SENT = "<sent-1@pigeonhole.test>";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../../test/support/test-server.ts";
 import type { LogFields } from "../../logger.ts";
-import { ManualClock } from "../../testing/test-server.ts";
 import { FaultRegistry } from "./fault-registry.ts";
 
 function registry() {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordingLogger } from "../../testing/recording-logger.ts";
-import { testControlOf } from "../../testing/test-control-requests.ts";
-import type { TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
+import { recordingLogger } from "../../../test/support/recording-logger.ts";
+import { testControlOf } from "../../../test/support/test-control-requests.ts";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
 
 // Request faults over real HTTP: answers in place of the service, lost connections before and after the work, and
 // latency; counted, listed, removed, and logged.

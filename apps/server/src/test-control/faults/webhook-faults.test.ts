@@ -1,10 +1,10 @@
 import type { WebhookDelivery } from "@pigeonhole/inbox-types";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { recordingLogger } from "../../testing/recording-logger.ts";
-import { testControlOf } from "../../testing/test-control-requests.ts";
-import type { InboxClient, TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
+import { recordingLogger } from "../../../test/support/recording-logger.ts";
+import { testControlOf } from "../../../test/support/test-control-requests.ts";
+import type { InboxClient, TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 
 // Webhook faults against a real receiver on 127.0.0.1, with the default retry schedule: the clock, not a short
 // schedule, brings the retry.

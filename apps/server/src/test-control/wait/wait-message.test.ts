@@ -1,11 +1,11 @@
 import type { WaitForMessageResponse } from "@pigeonhole/test-control-types";
 import { createTransport } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordingLogger } from "../../testing/recording-logger.ts";
-import type { Query } from "../../testing/test-control-requests.ts";
-import { testControlOf } from "../../testing/test-control-requests.ts";
-import type { TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
+import { recordingLogger } from "../../../test/support/recording-logger.ts";
+import type { Query } from "../../../test/support/test-control-requests.ts";
+import { testControlOf } from "../../../test/support/test-control-requests.ts";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
 
 // Wait For Message on the real server: every commit that stores a message (a send, mail over SMTP) wakes the waits.
 

@@ -1,10 +1,10 @@
 import type { WaitForWebhookDeliveryResponse } from "@pigeonhole/test-control-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Query } from "../../testing/test-control-requests.ts";
-import { testControlOf } from "../../testing/test-control-requests.ts";
-import type { TestServer } from "../../testing/test-server.ts";
-import { expectData, startTestServer } from "../../testing/test-server.ts";
-import { startWebhookReceiver } from "../../testing/webhook-receiver.ts";
+import type { Query } from "../../../test/support/test-control-requests.ts";
+import { testControlOf } from "../../../test/support/test-control-requests.ts";
+import type { TestServer } from "../../../test/support/test-server.ts";
+import { expectData, startTestServer } from "../../../test/support/test-server.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 
 // Wait For Webhook Delivery on the real server: queuing a delivery and recording each attempt wake the waits.
 

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FuzzReport } from "../fuzz/fuzz-report.ts";
+import { createFuzzRun } from "../fuzz/fuzz-runner.ts";
+import { fuzzSettings } from "../fuzz/fuzz-settings.ts";
+import { loadServiceModel } from "../fuzz/spec-operations.ts";
+import type { ServiceName } from "../src/spec/spec-bundle.ts";
+import type { TestServer } from "./support/test-server.ts";
+import { expectData, forumClient, inboxClient, startTestServer } from "./support/test-server.ts";
+
+// Requests generated from the bundled specs, valid and invalid, sent over HTTP to a real server by a key that also
+// knows the ids of another key's data: another tenant's in the inbox, where it must stay hidden, and another agent's
+// in the one forum, where every agent sees it. Every answer is judged against the spec (fuzz/answer-checks.ts).
+// A run is reproducible from its seed; FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_LIMIT_MS override the defaults.
+
+const SECRET = "zq-private-marker";
+const NEVER_ISSUED_KEY = "pk_never_issued_0000000000000000";
+const settings = fuzzSettings();
+/** With fewer runs than this a service may miss an operation's success path; the coverage check then stands down. */
+const RUNS_FOR_FULL_COVERAGE = 600;
+
+/** The domains the test server hosts: its default. */
+const HOSTED_DOMAINS = ["pigeonhole.test"];
+
+let t: TestServer;
+/**
+ * Per service: another key, whose data is marked with SECRET in the inbox (a tenant) and is everyone's in the forum
+ * (an agent), and a key that never creates anything.
+ */
+const keys = { inbox: { other: "", empty: "" }, forum: { other: "", empty: "" } };
+let others: Awaited<ReturnType<typeof createOtherKeyData>>;
+let own: Awaited<ReturnType<typeof createOwnDelivery>>;
+let ownAttachments: Awaited<ReturnType<typeof createOwnAttachments>>;
+const reports: FuzzReport[] = [];
+
+async function createOtherKeyData() {
+  const inbox = inboxClient(t.server.inbox.url, keys.inbox.other);
+  const forum = forumClient(t.server.forum.url, keys.forum.other);
+  const created = expectData(await inbox.POST("/v0/inboxes", { body: { username: "victim", display_name: SECRET } }));
+  const sent = expectData(
+    await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+      params: { path: { inbox_id: created.inbox_id } },
+      body: { to: "someone@example.com", subject: SECRET, text: SECRET },
+    }),
+  );
+  const webhook = expectData(
+    await inbox.POST("/v0/webhooks", { body: { url: `https://example.com/${SECRET}`, client_id: "victim-hook" } }),
+  );
+  const community = expectData(
+    await forum.POST("/api/v1/communities", { body: { name: "others", display_name: "Another agent's" } }),
+  ).community;
+  const post = expectData(
+    await forum.POST("/api/v1/posts", {
+      body: { title: "Another agent's post", content: "Vote on it.", community_id: community.id },
+    }),
+  ).post;
+  const comment = expectData(
+    await forum.POST("/api/v1/posts/{post_id}/comments", {
+      params: { path: { post_id: post.id } },
+      body: { content: "Another agent's comment." },
+    }),
+  ).comment;
+  return {
+    inbox: [created, { ...sent, inbox_id: created.inbox_id }, webhook] as const,
+    forum: [{ community }, { post }, { comment }] as const,
+  };
+}
+
+/** Webhooks, and inboxes sending to them, for deliveries; drawn deletions remove some, the rest stay reachable. */
+const OWN_DELIVERY_WEBHOOKS = 3;
+
+/**
+ * Webhooks of the fuzzing key with one delivery in their logs: redelivery needs a delivery, which only a webhook that
+ * existed before a send has, a chain too long for drawn requests to build often.
+ */
+async function createOwnDelivery() {
+  const inbox = t.inbox;
+  const webhooks = [];
+  for (let copy = 0; copy < OWN_DELIVERY_WEBHOOKS; copy++) {
+    webhooks.push(
+      expectData(await inbox.POST("/v0/webhooks", { body: { url: `https://example.com/own-hook-${copy}` } })),
+    );
+  }
+  // Sends from several inboxes: deleting an inbox removes its pending deliveries, so one inbox would be one point of
+  // failure for every delivery.
+  const senders = [];
+  for (let copy = 0; copy < OWN_DELIVERY_WEBHOOKS; copy++) {
+    const created = expectData(await inbox.POST("/v0/inboxes", { body: { username: `fuzzer-${copy}` } }));
+    expectData(
+      await inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+        params: { path: { inbox_id: created.inbox_id } },
+        body: { to: "someone@example.com", subject: "Own", text: "Own." },
+      }),
+    );
+    senders.push(created);
+  }
+  const logs = [];
+  for (const webhook of webhooks) {
+    const params = { path: { webhook_id: webhook.webhook_id } };
+    logs.push({ webhook, log: expectData(await inbox.GET("/v0/webhooks/{webhook_id}/deliveries", { params })) });
+  }
+  return { senders, logs };
+}
+
+/** Inboxes each holding a sent message with an attachment; drawn deletions remove some, the rest stay reachable. */
+const OWN_ATTACHMENT_INBOXES = 3;
+
+/**
+ * A download needs an attachment named along with its message and inbox, a chain drawn requests seldom build; these
+ * are filed with both.
+ */
+async function createOwnAttachments() {
+  const made = [];
+  for (let copy = 0; copy < OWN_ATTACHMENT_INBOXES; copy++) {
+    const created = expectData(await t.inbox.POST("/v0/inboxes", { body: { username: `fuzzer-files-${copy}` } }));
+    const params = { path: { inbox_id: created.inbox_id } };
+    const body = {
+      to: "someone@example.com",
+      text: "Own.",
+      attachments: [{ filename: "own.txt", content: "T3duLg==" }],
+    };
+    const sent = expectData(await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", { params, body }));
+    const message = expectData(
+      await t.inbox.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+        params: { path: { inbox_id: created.inbox_id, message_id: sent.message_id } },
+      }),
+    );
+    made.push(message);
+  }
+  return made;
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  keys.inbox.other = await t.server.createApiKey("inbox");
+  keys.inbox.empty = await t.server.createApiKey("inbox");
+  keys.forum.other = await t.server.createApiKey("forum", { name: "other-agent" });
+  keys.forum.empty = await t.server.createApiKey("forum", { name: "empty" });
+  others = await createOtherKeyData();
+  own = await createOwnDelivery();
+  ownAttachments = await createOwnAttachments();
+});
+
+afterAll(async () => {
+  process.stdout.write(`\nFuzz summary (seed ${settings.seed}, up to ${settings.runs} requests per service)\n`);
+  for (const report of reports) {
+    process.stdout.write(`${report.summary()}\n`);
+  }
+  await t.server.close();
+});
+
+describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (service: ServiceName) => {
+  const model = loadServiceModel(service);
+  const operationIds = model.operations.map((operation) => operation.operationId).sort();
+  const report = new FuzzReport(service, model.operations.length);
+  reports.push(report);
+
+  it("answers every generated request as the spec documents, with no failure of any kind", async () => {
+    const address = service === "inbox" ? t.server.inbox : t.server.forum;
+    const run = createFuzzRun(model, report, {
+      baseUrl: address.url,
+      keys: { own: address.apiKey, empty: keys[service].empty, bad: NEVER_ISSUED_KEY },
+      isolation: service === "inbox" ? { secret: SECRET } : null,
+      hostedDomains: service === "inbox" ? HOSTED_DOMAINS : null,
+    });
+    for (const record of others[service]) {
+      run.pool.harvest(record, "foreign");
+    }
+    if (service === "inbox") {
+      for (const sender of own.senders) {
+        run.pool.harvest(sender, "own");
+      }
+      for (const { webhook, log } of own.logs) {
+        run.pool.harvest(log, "own", { webhook_id: webhook.webhook_id });
+      }
+      for (const message of ownAttachments) {
+        for (const attachment of message.attachments ?? []) {
+          run.pool.harvest(attachment, "own", { inbox_id: message.inbox_id, message_id: message.message_id });
+        }
+      }
+    }
+    await run.run(settings);
+
+    expect(report.operationsSent().sort()).toEqual(operationIds);
+    expect(report.failureCounts(), report.summary()).toEqual({});
+  }, 90_000);
+
+  it("reaches the success path of every operation", () => {
+    if (report.interrupted || settings.runs < RUNS_FOR_FULL_COVERAGE) {
+      return;
+    }
+    expect(report.operationsSucceeded().sort()).toEqual(operationIds);
+  });
+});
+
+describe("after fuzzing", () => {
+  it("still holds the other tenant's inbox data intact", async () => {
+    const [inbox, sent, webhook] = others.inbox;
+    const inboxApi = inboxClient(t.server.inbox.url, keys.inbox.other);
+    const message = expectData(
+      await inboxApi.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+        params: { path: { inbox_id: inbox.inbox_id, message_id: sent.message_id } },
+      }),
+    );
+    expect(message.subject).toBe(SECRET);
+    expect(
+      expectData(
+        await inboxApi.GET("/v0/webhooks/{webhook_id}", { params: { path: { webhook_id: webhook.webhook_id } } }),
+      ),
+    ).toEqual(webhook);
+  });
+
+  it("still holds what another agent wrote in the forum: only its author may change it", async () => {
+    const [{ community }, { post }, { comment }] = others.forum;
+    const forumApi = forumClient(t.server.forum.url, keys.forum.other);
+    const read = expectData(await forumApi.GET("/api/v1/posts/{post_id}", { params: { path: { post_id: post.id } } }));
+    // Votes and comments of other agents may have come; the post itself is as written.
+    const { upvotes: _up, downvotes: _down, comment_count: _comments, ...written } = post;
+    expect(read.post).toMatchObject(written);
+    const comments = expectData(
+      await forumApi.GET("/api/v1/posts/{post_id}/comments", {
+        params: { path: { post_id: post.id }, query: { limit: 100 } },
+      }),
+    ).comments;
+    expect(comments).toContainEqual(comment);
+    expect(
+      expectData(
+        await forumApi.GET("/api/v1/communities/{community_name}", {
+          params: { path: { community_name: community.name } },
+        }),
+      ).community,
+    ).toEqual(community);
+  });
+});

@@ -1,0 +1,82 @@
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The CLI's source, run directly by Node (type stripping), so tests need no build. */
+export const CLI_ENTRY = fileURLToPath(new URL("../../src/cli.ts", import.meta.url));
+
+/** The built CLI, as the package's `pigeonhole-server` bin runs it (after `pnpm --filter @pigeonhole/server build`). */
+export const BUILT_CLI_ENTRY = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+
+export const TEST_KEYS = { inbox: "crash-test-inbox-key", forum: "crash-test-forum-key" };
+
+/** Both APIs and SMTP on ports the system picks, so that servers started side by side never collide. */
+export const ON_FREE_PORTS = ["--inbox-port", "0", "--forum-port", "0", "--smtp-port", "0"] as const;
+
+export interface CliProcess {
+  child: ChildProcessWithoutNullStreams;
+  inboxUrl: string;
+  forumUrl: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export interface StartCliOptions {
+  /** The script Node runs: {@link CLI_ENTRY} (default) or {@link BUILT_CLI_ENTRY}. */
+  entry?: string;
+  /** The working directory; this process's by default. */
+  cwd?: string;
+  /** How long the CLI may take to print its addresses. Default 20 s. */
+  timeoutMs?: number;
+}
+
+/** Runs the CLI with `args` (in `cwd`, by default this process's) and resolves once it has printed both addresses. */
+export function runCli(args: string[], timeoutMs = 20_000, cwd?: string): Promise<CliProcess> {
+  return startCli(args, { timeoutMs, cwd });
+}
+
+/** Runs a CLI entry with `args` and the test keys, and resolves once it has printed both addresses. */
+export function startCli(args: string[], options: StartCliOptions = {}): Promise<CliProcess> {
+  const { entry = CLI_ENTRY, cwd, timeoutMs = 20_000 } = options;
+  const child = spawn(process.execPath, [entry, ...args], {
+    cwd,
+    env: {
+      ...process.env,
+      PIGEONHOLE_INBOX_API_KEY: TEST_KEYS.inbox,
+      PIGEONHOLE_FORUM_API_KEY: TEST_KEYS.forum,
+      NODE_NO_WARNINGS: "1",
+    },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`The CLI did not start within ${timeoutMs} ms.\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    const onData = () => {
+      const inbox = /Inbox API\s+(http:\/\/\S+)/.exec(stdout)?.[1];
+      const forum = /Forum API\s+(http:\/\/\S+)/.exec(stdout)?.[1];
+      if (inbox && forum) {
+        clearTimeout(timer);
+        child.stdout.off("data", onData);
+        resolve({ child, inboxUrl: inbox, forumUrl: forum, stdout: () => stdout, stderr: () => stderr, exited });
+      }
+    };
+    child.stdout.on("data", onData);
+    exited.then(({ code }) => {
+      clearTimeout(timer);
+      reject(new Error(`The CLI exited with ${code} before starting.\n${stdout}\n${stderr}`));
+    });
+  });
+}
