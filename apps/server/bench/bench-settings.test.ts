@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readBenchSettings } from "./bench-settings.ts";
+import { readBenchSettings, selectsPart, unmatchedFilters } from "./bench-settings.ts";
 
 describe("readBenchSettings", () => {
   it("defaults to SQLite and PostgreSQL with 1 and 2 instances, 5 s, 10 connections, 10k posts, 100 subscribers", () => {
@@ -30,6 +30,7 @@ describe("readBenchSettings", () => {
         BENCH_EVENTS: "5000",
         BENCH_EVENT_INTERVAL_MS: "2",
         BENCH_SMTP_MESSAGES: "2000",
+        BENCH_SCENARIOS: "Get Post, vote,,get post",
       }),
     ).toEqual({
       backends: ["postgres"],
@@ -41,7 +42,21 @@ describe("readBenchSettings", () => {
       poolSize: 20,
       fanOut: { subscribers: 1000, messages: 5000, intervalMs: 2 },
       mailMessages: 2000,
+      scenarios: ["get post", "vote"],
     });
+  });
+
+  it("runs what BENCH_SCENARIOS names, by case-insensitive pieces of names, and everything without it", () => {
+    const some = readBenchSettings({ BENCH_SCENARIOS: "list posts,VOTE" });
+    expect(
+      ["list posts (hot, 25 of 2k)", "vote (499 agents)", "get post", "event fan-out", "mail"].map((name) =>
+        selectsPart(some, name),
+      ),
+    ).toEqual([true, true, false, false, false]);
+    const all = readBenchSettings({ BENCH_SCENARIOS: " " });
+    expect(all.scenarios).toBeUndefined();
+    expect(selectsPart(all, "mail")).toBe(true);
+    expect(unmatchedFilters(some, ["get post", "vote (499 agents)"])).toEqual(["list posts"]);
   });
 
   it.each([
@@ -56,6 +71,8 @@ describe("readBenchSettings", () => {
     [{ BENCH_EVENTS: "1e3" }, /BENCH_EVENTS must be a whole number/],
     [{ BENCH_EVENT_INTERVAL_MS: "20000" }, /BENCH_EVENT_INTERVAL_MS must be a whole number from 1 to 10000/],
     [{ BENCH_SMTP_MESSAGES: "200000" }, /BENCH_SMTP_MESSAGES must be a whole number from 1 to 100000/],
+    [{ BENCH_SCENARIOS: "," }, /BENCH_SCENARIOS takes a comma-separated list of pieces of scenario names/],
+    [{ BENCH_SCENARIOS: "x".repeat(101) }, /BENCH_SCENARIOS takes a comma-separated list/],
     [{ BENCH_DATABASE_URL: "mysql://localhost/db" }, /BENCH_DATABASE_URL must be a postgres:\/\/ address/],
   ])("refuses %o", (env, message) => {
     expect(() => readBenchSettings(env)).toThrow(message);

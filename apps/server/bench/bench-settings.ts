@@ -20,6 +20,11 @@ export interface BenchSettings {
   fanOut: { subscribers: number; messages: number; intervalMs: number };
   /** Messages each mail scenario handles: received over SMTP, and sent through the API on to a relay. */
   mailMessages: number;
+  /**
+   * What to run, as lower-case pieces of names: a scenario, the event fan-out or the mail scenarios runs when its name
+   * holds one of them (see `selectsPart`); everything runs when unset.
+   */
+  scenarios?: string[];
 }
 
 export class BenchSettingsError extends Error {
@@ -54,6 +59,35 @@ function list(text: string): string[] {
     .filter((item) => item !== "");
 }
 
+// Long enough for every name the benchmark has; a longer piece matches nothing and is surely a mistake.
+const SCENARIO_FILTER_LENGTH = 100;
+
+function scenarioFilters(text: string | undefined): string[] | undefined {
+  if (text === undefined || text.trim() === "") {
+    return undefined;
+  }
+  const filters = unique(list(text.toLowerCase()));
+  if (filters.length === 0 || filters.some((filter) => filter.length > SCENARIO_FILTER_LENGTH)) {
+    throw new BenchSettingsError(
+      `BENCH_SCENARIOS takes a comma-separated list of pieces of scenario names (each up to ` +
+        `${SCENARIO_FILTER_LENGTH} characters), not '${text}'.`,
+    );
+  }
+  return filters;
+}
+
+/** Whether the scenario, or part of the run, of this name runs: always when no filter is set. */
+export function selectsPart(settings: Pick<BenchSettings, "scenarios">, name: string): boolean {
+  const lowerName = name.toLowerCase();
+  return settings.scenarios?.some((filter) => lowerName.includes(filter)) ?? true;
+}
+
+/** The filters of `BENCH_SCENARIOS` that select none of `names`: each is a mistake, refused before a long run. */
+export function unmatchedFilters(settings: Pick<BenchSettings, "scenarios">, names: readonly string[]): string[] {
+  const lowerNames = names.map((name) => name.toLowerCase());
+  return (settings.scenarios ?? []).filter((filter) => !lowerNames.some((name) => name.includes(filter)));
+}
+
 function unique<T>(items: T[]): T[] {
   return [...new Set(items)];
 }
@@ -66,7 +100,8 @@ function isBackend(name: string): name is Backend {
  * Reads `BENCH_BACKENDS` (default `sqlite,postgres`), `BENCH_INSTANCES` (default `1,2`), `BENCH_SECONDS` (5),
  * `BENCH_CONNECTIONS` (10), `BENCH_POSTS` (10000), `BENCH_DATABASE_URL`, `BENCH_POOL_SIZE`, and for the event
  * fan-out `BENCH_SUBSCRIBERS` (100), `BENCH_EVENTS` (200 messages) and `BENCH_EVENT_INTERVAL_MS` (10), and for the
- * mail scenarios `BENCH_SMTP_MESSAGES` (500).
+ * mail scenarios `BENCH_SMTP_MESSAGES` (500), and `BENCH_SCENARIOS` (everything) to run only the scenarios (and
+ * parts: `event fan-out`, `mail`) whose names hold one of its comma-separated, case-insensitive pieces.
  */
 export function readBenchSettings(env: Readonly<Record<string, string | undefined>>): BenchSettings {
   const backends = unique(list(env.BENCH_BACKENDS || "sqlite,postgres"));
@@ -106,5 +141,6 @@ export function readBenchSettings(env: Readonly<Record<string, string | undefine
       intervalMs: whole("BENCH_EVENT_INTERVAL_MS", env.BENCH_EVENT_INTERVAL_MS || "10", LIMITS.eventIntervalMs),
     },
     mailMessages: whole("BENCH_SMTP_MESSAGES", env.BENCH_SMTP_MESSAGES || "500", LIMITS.mailMessages),
+    scenarios: scenarioFilters(env.BENCH_SCENARIOS),
   };
 }

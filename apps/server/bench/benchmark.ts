@@ -5,7 +5,14 @@ import { join } from "node:path";
 import { type Relay, startRelay } from "@pigeonhole/mail-testing";
 import { TEST_KEYS } from "../test/support/cli-process.ts";
 import { type BenchPostgres, openBenchPostgres, settlePostgres } from "./bench-postgres.ts";
-import { type Backend, type BenchSettings, readBenchSettings } from "./bench-settings.ts";
+import {
+  type Backend,
+  type BenchSettings,
+  BenchSettingsError,
+  readBenchSettings,
+  selectsPart,
+  unmatchedFilters,
+} from "./bench-settings.ts";
 import { type CeilingProcess, startCeiling } from "./ceiling.ts";
 import { Cleanup } from "./cleanup.ts";
 import { startCpuWindow } from "./cpu-window.ts";
@@ -19,6 +26,7 @@ import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from
 import {
   ATTACHMENT_SIZES,
   benchScenarios,
+  type Scenario,
   SEND_MESSAGE_SCENARIO,
   type SeededAttachment,
   type SeededData,
@@ -32,6 +40,38 @@ import { runStreamingLoad } from "./streaming-load.ts";
 const SEEDED_INBOXES = 100;
 // Prime, so that agents and posts pair up differently every round: each post gets votes from many agents.
 const VOTERS = 499;
+
+/** The parts of a configuration's run besides its scenarios, by the names `BENCH_SCENARIOS` selects them with. */
+const FAN_OUT_PART = "event fan-out";
+const MAIL_PART = "mail";
+
+/** The scenarios `BENCH_SCENARIOS` selects, all of them when it is unset. */
+const selectedScenarios = (settings: BenchSettings, seeded: SeededData) =>
+  benchScenarios(TEST_KEYS, seeded).filter((scenario) => selectsPart(settings, scenario.name));
+
+/**
+ * Refuses, before anything is seeded, a `BENCH_SCENARIOS` piece that no name holds. The names depend only on the
+ * counts seeded, so they come from a plan of the data with those counts.
+ */
+function checkScenarioFilters(settings: BenchSettings): void {
+  const planned: SeededData = {
+    posts: settings.posts,
+    inboxes: SEEDED_INBOXES,
+    post: "",
+    inbox: "",
+    postIds: [],
+    voterKeys: Array.from({ length: VOTERS }, (_, i) => voterKey(i)),
+    attachments: ATTACHMENT_SIZES.map((size) => ({ size, path: "" })),
+  };
+  const names = [...benchScenarios(TEST_KEYS, planned).map((scenario) => scenario.name), FAN_OUT_PART, MAIL_PART];
+  const unmatched = unmatchedFilters(settings, names);
+  if (unmatched.length > 0) {
+    throw new BenchSettingsError(
+      `BENCH_SCENARIOS: no scenario's name holds ${unmatched.map((filter) => `'${filter}'`).join(", ")}; ` +
+        `the names are ${names.map((name) => `'${name}'`).join(", ")}.`,
+    );
+  }
+}
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
@@ -89,15 +129,72 @@ async function startCeilings(count: number, cleanup: Cleanup): Promise<CeilingPr
   return ceilings;
 }
 
-/** What one configuration measured: the scenarios, and the event fan-out. */
+/** What one configuration measured: the scenarios, and the event fan-out unless it was left out. */
 interface ConfigurationResult {
   rows: MeasuredScenario[];
-  fanOut: FanOutResult;
+  fanOut: FanOutResult | null;
+}
+
+/** The scenario measured on `servers`, right after the ceiling on as many processes. */
+async function measureScenario(
+  settings: BenchSettings,
+  scenario: Scenario,
+  servers: ServerInstances,
+  ceilings: readonly CeilingProcess[],
+  databasePid: number | undefined,
+): Promise<MeasuredScenario> {
+  const baseline = scenario.ceiling ?? { name: "trivial handler", path: "/ceiling" };
+  const load = scenario.streaming ? runStreamingLoad : runLoad;
+  const ceilingWindow = startCpuWindow({ servers: ceilings.map((ceiling) => ceiling.pid) });
+  const ceilingLoad = await load(
+    ceilings.map((ceiling) => ceiling.url),
+    { path: baseline.path },
+    settings.connections,
+    settings.seconds,
+  );
+  const ceilingCpu = ceilingWindow();
+  const targets = servers.instances.map((instance) =>
+    scenario.service === "inbox" ? instance.inboxUrl : instance.forumUrl,
+  );
+  const window = startCpuWindow({ servers: servers.instances.map((instance) => instance.pid), database: databasePid });
+  const measured = await load(targets, scenario.request, settings.connections, settings.seconds);
+  return {
+    name: scenario.name,
+    kind: scenario.kind,
+    load: measured,
+    cpu: window(),
+    ceiling: { name: baseline.name, load: ceilingLoad, cpu: ceilingCpu },
+  };
+}
+
+/** The event fan-out with the subscribers on the first instance and the sends through the last. */
+async function measureFanOut(
+  settings: BenchSettings,
+  servers: ServerInstances,
+  seeded: SeededData,
+  databasePid: number | undefined,
+): Promise<FanOutResult> {
+  const [first] = servers.instances;
+  const last = servers.instances.at(-1);
+  if (!first || !last) {
+    throw new Error("No server instance to measure the event fan-out on.");
+  }
+  return runFanOut(
+    {
+      subscribeUrl: first.inboxUrl,
+      sendUrl: last.inboxUrl,
+      inboxKey: TEST_KEYS.inbox,
+      inbox: seeded.inbox,
+      serverPids: servers.instances.map((instance) => instance.pid),
+      databasePid,
+    },
+    settings.fanOut,
+  );
 }
 
 /**
- * Runs every scenario on `count` instances, each right after the ceiling on as many processes, then the event
- * fan-out with the subscribers on the first instance and the sends through the last.
+ * Runs every selected scenario on `count` instances, each right after the ceiling on as many processes, then the
+ * event fan-out unless it is left out.
  */
 async function measureConfiguration(
   settings: BenchSettings,
@@ -111,48 +208,13 @@ async function measureConfiguration(
     const servers: ServerInstances = await startServerInstances(count, database.serverArgs);
     cleanup.add(() => servers.stop());
     const ceilings = await startCeilings(count, cleanup);
-    const pids = servers.instances.map((instance) => instance.pid);
     const rows: MeasuredScenario[] = [];
-    for (const scenario of benchScenarios(TEST_KEYS, seeded)) {
-      const baseline = scenario.ceiling ?? { name: "trivial handler", path: "/ceiling" };
-      const load = scenario.streaming ? runStreamingLoad : runLoad;
-      const ceilingWindow = startCpuWindow({ servers: ceilings.map((ceiling) => ceiling.pid) });
-      const ceilingLoad = await load(
-        ceilings.map((ceiling) => ceiling.url),
-        { path: baseline.path },
-        settings.connections,
-        settings.seconds,
-      );
-      const ceilingCpu = ceilingWindow();
-      const targets = servers.instances.map((instance) =>
-        scenario.service === "inbox" ? instance.inboxUrl : instance.forumUrl,
-      );
-      const window = startCpuWindow({ servers: pids, database: database.databasePid });
-      const measured = await load(targets, scenario.request, settings.connections, settings.seconds);
-      rows.push({
-        name: scenario.name,
-        kind: scenario.kind,
-        load: measured,
-        cpu: window(),
-        ceiling: { name: baseline.name, load: ceilingLoad, cpu: ceilingCpu },
-      });
+    for (const scenario of selectedScenarios(settings, seeded)) {
+      rows.push(await measureScenario(settings, scenario, servers, ceilings, database.databasePid));
     }
-    const [first] = servers.instances;
-    const last = servers.instances.at(-1);
-    if (!first || !last) {
-      throw new Error("No server instance to measure the event fan-out on.");
-    }
-    const fanOut = await runFanOut(
-      {
-        subscribeUrl: first.inboxUrl,
-        sendUrl: last.inboxUrl,
-        inboxKey: TEST_KEYS.inbox,
-        inbox: seeded.inbox,
-        serverPids: pids,
-        databasePid: database.databasePid,
-      },
-      settings.fanOut,
-    );
+    const fanOut = selectsPart(settings, FAN_OUT_PART)
+      ? await measureFanOut(settings, servers, seeded, database.databasePid)
+      : null;
     return { rows, fanOut };
   } finally {
     await cleanup.run();
@@ -303,6 +365,32 @@ function middle<T>(items: readonly T[], what: string): T {
   return item;
 }
 
+function reportFanOut(settings: BenchSettings, count: number, fanOut: FanOutResult): void {
+  out(
+    `  Event fan-out: message.sent to WebSocket subscribers on instance 1, sends through instance ${count}, ` +
+      `one every ${settings.fanOut.intervalMs} ms`,
+  );
+  for (const line of renderFanOut(fanOut)) {
+    out(`  ${line}`);
+  }
+}
+
+function reportMail(rows: readonly MeasuredScenario[], mail: MailResult, settings: BenchSettings, count: number) {
+  out(
+    `  Mail: ${settings.mailMessages} messages per scenario over ${settings.connections} connections, on ` +
+      `${count === 1 ? "an instance" : `${count} instances`} started for each`,
+  );
+  for (const line of renderMailTable(
+    rows.find((row) => row.name === SEND_MESSAGE_SCENARIO),
+    mail.rows,
+  )) {
+    out(`  ${line}`);
+  }
+  for (const line of mail.skipped) {
+    out(`  ${line}`);
+  }
+}
+
 /** Seeds one database and measures each instance count on it; its database is removed at the end. */
 async function benchmarkBackend(settings: BenchSettings, backend: Backend, parentCleanup: Cleanup): Promise<void> {
   const cleanup = parentCleanup.nested();
@@ -344,26 +432,11 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
         out(`  ${line}`);
       }
     }
-    out(
-      `  Event fan-out: message.sent to WebSocket subscribers on instance 1, sends through instance ${count}, ` +
-        `one every ${settings.fanOut.intervalMs} ms`,
-    );
-    for (const line of renderFanOut(fanOut)) {
-      out(`  ${line}`);
+    if (fanOut) {
+      reportFanOut(settings, count, fanOut);
     }
-    const mail = await measureMail(settings, database, count, cleanup);
-    out(
-      `  Mail: ${settings.mailMessages} messages per scenario over ${settings.connections} connections, on ` +
-        `${count === 1 ? "an instance" : `${count} instances`} started for each`,
-    );
-    for (const line of renderMailTable(
-      rows.find((row) => row.name === SEND_MESSAGE_SCENARIO),
-      mail.rows,
-    )) {
-      out(`  ${line}`);
-    }
-    for (const line of mail.skipped) {
-      out(`  ${line}`);
+    if (selectsPart(settings, MAIL_PART)) {
+      reportMail(rows, await measureMail(settings, database, count, cleanup), settings, count);
     }
     out();
   }
@@ -372,6 +445,7 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
 /** Runs the benchmark as `BENCH_*` variables in `env` set it, printing a table per database and instance count. */
 export async function runBenchmark(env: Readonly<Record<string, string | undefined>>): Promise<void> {
   const settings = readBenchSettings(env);
+  checkScenarioFilters(settings);
   if (!canReadProcessCpu()) {
     throw new Error("The benchmark reads processes' CPU time from /proc, which this system does not have.");
   }
@@ -386,7 +460,9 @@ export async function runBenchmark(env: Readonly<Record<string, string | undefin
   out(
     "CPU s: what each process used during the scenario (one figure per server instance; the database with all its " +
       "processes; the load generator, autocannon in this process; others: the rest of the machine, which competed " +
-      "with the measurement). req/CPU s: requests per CPU second of the servers and the database together. " +
+      "with the measurement). µs CPU/req: CPU microseconds of the server instances together per request, which " +
+      "does not depend on how much CPU the load generator took. req/CPU s: requests per CPU second of the servers " +
+      "and the database together. " +
       "MB/s: answers' bytes (headers and bodies). Downloads: Node's HTTP client as the load generator (autocannon " +
       "reads megabyte bodies slower than the server sends them), against a ceiling serving the same bytes from memory.",
   );
@@ -402,7 +478,8 @@ export async function runBenchmark(env: Readonly<Record<string, string | undefin
       "through the API to an outside address with a Postfix relay on 127.0.0.1 (--smtp-relay); msg/s from the " +
       "first send to the relay's last delivery, latency from a send's start to the relay's acceptance as the " +
       "server recorded it, then every message looked for once among the relay's deliveries. x HTTP send: against " +
-      "the send message scenario of the same configuration (its req/s over autocannon's connections).",
+      "the send message scenario of the same configuration (its req/s over autocannon's connections). µs CPU/msg: " +
+      "the server instances' CPU per message (per request for the HTTP send).",
   );
   out();
   const cleanup = new Cleanup();

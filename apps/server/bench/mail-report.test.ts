@@ -53,15 +53,15 @@ describe("renderMailTable", () => {
       { ...received, name: "relayed", perSecond: 200, cpu: cpu([1, 0.5], 2), latencyMs: { p50: Number.NaN, p99: 5 } },
     ]);
     expect(lines).toEqual([
-      "scenario                   msg/s  p50 ms  p99 ms  x HTTP send  CPU s server  database  check",
-      "HTTP send message (above)    800      11      30        1.00x          4.10         -",
-      "SMTP receive                 400    20.3    61.0        0.50x          1.20         -  500 of 500 stored",
-      "relayed                      200       -     5.0        0.25x   1.00 + 0.50      2.00  500 of 500 stored",
+      "scenario                   msg/s  p50 ms  p99 ms  x HTTP send  µs CPU/msg  CPU s server  database  check",
+      "HTTP send message (above)    800      11      30        1.00x        1025          4.10         -",
+      "SMTP receive                 400    20.3    61.0        0.50x        2400          1.20         -  500 of 500 stored",
+      "relayed                      200       -     5.0        0.25x        3000   1.00 + 0.50      2.00  500 of 500 stored",
     ]);
   });
 
   it("prints no ratio without an HTTP send to compare with", () => {
     const [, row] = renderMailTable(undefined, [received]);
-    expect(row).toMatch(/^SMTP receive\s+400\s+20\.3\s+61\.0\s+-\s+1\.20\s+-\s+500 of 500 stored$/);
+    expect(row).toMatch(/^SMTP receive\s+400\s+20\.3\s+61\.0\s+-\s+2400\s+1\.20\s+-\s+500 of 500 stored$/);
   });
 });

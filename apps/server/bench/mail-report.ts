@@ -1,6 +1,6 @@
 import type { CpuUse } from "./cpu-window.ts";
 import type { Reconciled } from "./reconcile.ts";
-import type { MeasuredScenario } from "./report.ts";
+import { type MeasuredScenario, serverMicrosecondsPerRequest } from "./report.ts";
 
 /** One mail scenario: a bounded number of messages, how fast they went through, and whether each arrived once. */
 export interface MailMeasurement {
@@ -20,10 +20,23 @@ export interface MailMeasurement {
   };
 }
 
-const COLUMNS = ["scenario", "msg/s", "p50 ms", "p99 ms", "x HTTP send", "CPU s server", "database", "check"] as const;
+const COLUMNS = [
+  "scenario",
+  "msg/s",
+  "p50 ms",
+  "p99 ms",
+  "x HTTP send",
+  "µs CPU/msg",
+  "CPU s server",
+  "database",
+  "check",
+] as const;
 /** Columns written left-aligned; the figures are right-aligned. */
 const LEFT = new Set<number>([0, COLUMNS.length - 1]);
 
+/** Microseconds of the server instances' CPU, all together, per message the scenario handled. */
+const serverMicrosecondsPerMessage = (row: MailMeasurement) =>
+  row.messages > 0 ? ((row.cpu.servers.reduce((sum, value) => sum + value, 0) * 1e6) / row.messages).toFixed(0) : "-";
 const milliseconds = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(1));
 const cpuCells = (cpu: CpuUse) => [
   cpu.servers.map((seconds) => seconds.toFixed(2)).join(" + "),
@@ -56,6 +69,7 @@ export function renderMailTable(httpSend: MeasuredScenario | undefined, rows: re
       String(httpSend.load.p50),
       String(httpSend.load.p99),
       "1.00x",
+      serverMicrosecondsPerRequest(httpSend.load, httpSend.cpu)?.toFixed(0) ?? "-",
       ...cpuCells(httpSend.cpu),
       "",
     ]);
@@ -67,6 +81,7 @@ export function renderMailTable(httpSend: MeasuredScenario | undefined, rows: re
       milliseconds(row.latencyMs.p50),
       milliseconds(row.latencyMs.p99),
       httpSend && httpSend.load.rps > 0 ? `${(row.perSecond / httpSend.load.rps).toFixed(2)}x` : "-",
+      serverMicrosecondsPerMessage(row),
       ...cpuCells(row.cpu),
       describeCheck(row),
     ]);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LoadResult } from "./load.ts";
-import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
+import {
+  goalVerdicts,
+  type MeasuredScenario,
+  renderTable,
+  renderVerdicts,
+  serverMicrosecondsPerRequest,
+} from "./report.ts";
 import { SQLITE_GOALS } from "./scenarios.ts";
 
 // Answers of 1,500 bytes each.
@@ -21,6 +27,12 @@ function measured(name: string, kind: "read" | "write", rps: number, ceilingRps:
 }
 
 describe("the benchmark's report", () => {
+  it("counts the CPU of every server instance, and nothing else, per request", () => {
+    const cpu = { servers: [0.25, 0.5], database: 9, loadGenerator: 9, others: 9 };
+    expect(serverMicrosecondsPerRequest({ ...load(1000), requests: 7500 }, cpu)).toBe(100);
+    expect(serverMicrosecondsPerRequest({ ...load(0), requests: 0 }, cpu)).toBeNull();
+  });
+
   const rows = [
     measured("get post", "read", 3000, 10_000),
     measured("list posts", "read", 2999, 10_000),
@@ -52,6 +64,7 @@ describe("the benchmark's report", () => {
       "p50 ms",
       "p99 ms",
       "x ceiling",
+      "µs CPU/req",
       "CPU s server",
       "database",
       "load gen",
@@ -65,13 +78,14 @@ describe("the benchmark's report", () => {
       "1",
       "4",
       "1.00x",
+      "160",
       "4.00 + 4.00",
       "-",
       "4.50",
       "0.00",
       "6250",
     ]);
-    // 15,000 requests over 2.5 + 2.25 s of the servers and 1.5 s of the database.
+    // 15,000 requests over 2.5 + 2.25 s of the servers (317 µs each) and 1.5 s of the database (2400 per CPU s).
     expect(scenario?.split(/\s{2,}/)).toEqual([
       "get post",
       "3000",
@@ -79,6 +93,7 @@ describe("the benchmark's report", () => {
       "1",
       "4",
       "0.30x",
+      "317",
       "2.50 + 2.25",
       "1.50",
       "3.00",

@@ -46,6 +46,7 @@ const COLUMNS: Column[] = [
   { title: "p50 ms", width: 6, align: "right" },
   { title: "p99 ms", width: 6, align: "right" },
   { title: "x ceiling", width: 9, align: "right" },
+  { title: "µs CPU/req", width: 10, align: "right" },
   { title: "CPU s server", width: 12, align: "right" },
   { title: "database", width: 8, align: "right" },
   { title: "load gen", width: 8, align: "right" },
@@ -60,6 +61,15 @@ function line(cells: string[]): string {
   }).join("  ");
 }
 
+/**
+ * Microseconds of the server processes' CPU per request, all instances together: unlike req/s, this does not move
+ * when the load generator or anything else on the machine takes CPU away from the servers.
+ */
+export function serverMicrosecondsPerRequest(load: LoadResult, cpu: CpuUse): number | null {
+  const serverCpu = cpu.servers.reduce((sum, value) => sum + value, 0);
+  return load.requests > 0 ? (serverCpu * 1e6) / load.requests : null;
+}
+
 function cells(name: string, load: LoadResult, cpu: CpuUse, ratio: number): string[] {
   const serverCpu = cpu.servers.reduce((sum, value) => sum + value, 0);
   // Requests per CPU second of everything that serves them (server instances and database), not the load generator.
@@ -71,6 +81,7 @@ function cells(name: string, load: LoadResult, cpu: CpuUse, ratio: number): stri
     String(load.p50),
     String(load.p99),
     `${ratio.toFixed(2)}x`,
+    serverMicrosecondsPerRequest(load, cpu)?.toFixed(0) ?? "-",
     cpu.servers.map(seconds).join(" + "),
     cpu.database === null ? "-" : seconds(cpu.database),
     seconds(cpu.loadGenerator),

@@ -6,7 +6,10 @@
 // BENCH_BACKENDS (sqlite,postgres), BENCH_INSTANCES (1,2), BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_POSTS
 // (10000), BENCH_POOL_SIZE (the server's default) and BENCH_DATABASE_URL (an empty PostgreSQL database; by default a
 // throw-away cluster) set the run; BENCH_SUBSCRIBERS (100), BENCH_EVENTS (200) and BENCH_EVENT_INTERVAL_MS (10)
-// set the event fan-out; BENCH_SMTP_MESSAGES (500) the messages of each mail scenario.
+// set the event fan-out; BENCH_SMTP_MESSAGES (500) the messages of each mail scenario. BENCH_SCENARIOS (everything)
+// runs only the scenarios whose names hold one of its comma-separated, case-insensitive pieces, and the event fan-out
+// and the mail scenarios only when a piece names them ("fan-out", "mail"): BENCH_SCENARIOS="list posts,vote" measures
+// those two HTTP scenarios and nothing else.
 import { runBenchmark } from "./benchmark.ts";
 
 await runBenchmark(process.env);

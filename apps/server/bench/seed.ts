@@ -1,9 +1,9 @@
 import type { Inbox, Message, SendMessageResponse } from "@pigeonhole/inbox-types";
 import { isoTimestamp, systemClock } from "../src/clock.ts";
-import { DEFAULT_COMMUNITY } from "../src/forum/default-community.ts";
 import { hotRank } from "../src/forum/hot-rank.ts";
 import { newUuid } from "../src/ids.ts";
 import { ApiKeys } from "../src/keys/api-keys.ts";
+import { DEFAULT_COMMUNITY } from "../src/storage/forum/default-community.ts";
 import { openStorage } from "../src/storage/open-storage.ts";
 import { benchBytes } from "./bench-bytes.ts";
 import type { SeededAttachment } from "./scenarios.ts";

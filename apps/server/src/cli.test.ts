@@ -1,5 +1,6 @@
-import { execFile, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -7,6 +8,15 @@ import { createTestControl } from "@pigeonhole/test-control";
 import { afterAll, describe, expect, it } from "vitest";
 import { CLI_ENTRY, ON_FREE_PORTS, runCli, TEST_KEYS } from "../test/support/cli-process.ts";
 import { expectData, forumClient, inboxClient } from "../test/support/test-server.ts";
+import { parseCommandLine } from "./options/command-line.ts";
+import { wholeNumber, wholeNumbers } from "./options/option-parsers.ts";
+import type { CommandLineValues, OptionName } from "./options/option-table.ts";
+import { optionEntries } from "./options/option-table.ts";
+import { defaultOf, plain, synopsis } from "./options/option-text.ts";
+import { startOptions } from "./options/start-options.ts";
+import { UsageError } from "./options/usage-error.ts";
+import type { ServerLimits, ServerOptions } from "./options.ts";
+import { resolveOptions } from "./options.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -254,5 +264,165 @@ describe("pigeonhole-server", () => {
     expect(missing.stderr).toContain("--service inbox or --service forum");
     const unknown = runToEnd(["--nope"]);
     expect(unknown.status).not.toBe(0);
+  });
+});
+
+/** A command line of each option and what it reads: an option added to the table needs one here. */
+const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<CommandLineValues[Name]> } } = {
+  database: { argv: ["--database", "other.db"], value: "other.db" },
+  service: { argv: ["--service", "forum"], value: "forum" },
+  name: { argv: ["--name", "ada"], value: "ada" },
+  pod: { argv: ["--pod", "pod-1"], value: "pod-1" },
+  createDb: { argv: ["--create-db"], value: true },
+  databasePoolSize: { argv: ["--database-pool-size", "3"], value: 3 },
+  memory: { argv: ["--memory"], value: true },
+  devKeys: { argv: ["--no-dev-keys"], value: false },
+  host: { argv: ["--host", "127.0.0.2"], value: "127.0.0.2" },
+  inboxPort: { argv: ["--inbox-port", "4011"], value: 4011 },
+  forumPort: { argv: ["--forum-port", "4021"], value: 4021 },
+  domains: {
+    argv: ["--domain", "a.example.com", "--domain", "b.example.com"],
+    value: ["a.example.com", "b.example.com"],
+  },
+  smtpPort: { argv: ["--smtp-port", "2526"], value: 2526 },
+  smtpHost: { argv: ["--smtp-host", "127.0.0.3"], value: "127.0.0.3" },
+  smtp: { argv: ["--no-smtp"], value: false },
+  smtpMaxSize: { argv: ["--smtp-max-size", "1000000"], value: 1_000_000 },
+  smtpConnectionsPerAddress: { argv: ["--smtp-connections-per-address", "3"], value: 3 },
+  smtpMaxConnections: { argv: ["--smtp-max-connections", "7"], value: 7 },
+  smtpTlsCert: { argv: ["--smtp-tls-cert", "cert.pem"], value: "cert.pem" },
+  smtpTlsKey: { argv: ["--smtp-tls-key", "key.pem"], value: "key.pem" },
+  smtpRelay: { argv: ["--smtp-relay", "smtp://relay.example.com"], value: "smtp://relay.example.com" },
+  smtpRelayInsecure: { argv: ["--smtp-relay-insecure"], value: true },
+  smtpRetryDelaysMs: { argv: ["--smtp-retry-delays", "1000, 2000"], value: [1000, 2000] },
+  smtpRelayClaimMs: { argv: ["--smtp-relay-claim-ms", "120000"], value: 120_000 },
+  dkimDomain: { argv: ["--dkim-domain", "a.example.com"], value: "a.example.com" },
+  dkimSelector: { argv: ["--dkim-selector", "s1"], value: "s1" },
+  dkimKey: { argv: ["--dkim-key", "dkim.pem"], value: "dkim.pem" },
+  allowPrivateWebhooks: { argv: ["--allow-private-webhooks"], value: true },
+  trustedProxies: {
+    argv: ["--trusted-proxy", "10.0.0.1", "--trusted-proxy", "10.0.0.2"],
+    value: ["10.0.0.1", "10.0.0.2"],
+  },
+  inboxRequestsPerMinute: { argv: ["--inbox-requests-per-minute", "500"], value: 500 },
+  inboxSendsPerDay: { argv: ["--inbox-sends-per-day", "50"], value: 50 },
+  forumReadsPerMinute: { argv: ["--forum-reads-per-minute", "61"], value: 61 },
+  forumWritesPerMinute: { argv: ["--forum-writes-per-minute", "31"], value: 31 },
+  forumRegistrationsPerHour: { argv: ["--forum-registrations-per-hour", "11"], value: 11 },
+  authFailuresPerMinute: { argv: ["--auth-failures-per-minute", "70"], value: 70 },
+  webhookRetryDelaysMs: { argv: ["--webhook-retry-delays", "1000,10000"], value: [1000, 10_000] },
+  webhookClaimMs: { argv: ["--webhook-claim-ms", "40000"], value: 40_000 },
+  webhooksPerPod: { argv: ["--webhooks-per-pod", "5"], value: 5 },
+  websocketConnectionsPerKey: { argv: ["--websocket-connections-per-key", "4"], value: 4 },
+  eventPollMs: { argv: ["--event-poll-ms", "500"], value: 500 },
+  testControl: { argv: ["--test-control"], value: true },
+  testControlKey: { argv: ["--test-control-key", "own-key"], value: "own-key" },
+  quiet: { argv: ["--quiet"], value: true },
+  help: { argv: ["-h"], value: true },
+  version: { argv: ["-v"], value: true },
+};
+
+describe("pigeonhole-server's options", () => {
+  it("lists every option in --help with its default", () => {
+    const help = runToEnd(["--help"]).stdout.replaceAll(/\s+/g, " ");
+    for (const [name, option] of optionEntries()) {
+      const shown = defaultOf(option);
+      expect({ name, listed: help.includes(` ${synopsis(option)} `) }).toEqual({ name, listed: true });
+      expect({ name, default: shown === undefined || help.includes(`default ${plain(shown)})`) }).toEqual({
+        name,
+        default: true,
+      });
+    }
+    expect(help).toContain("PIGEONHOLE_DATABASE_URL stands for --database.");
+    expect(help).toContain("--db is the older name of --database.");
+  });
+
+  it.each(Object.entries(EXAMPLES))("reads %s from the command line", (name, { argv, value }) => {
+    expect(parseCommandLine(argv).values).toEqual({ [name]: value });
+  });
+
+  it("reads the older name of --database", () => {
+    expect(parseCommandLine(["--db", "old.db"]).values).toEqual({ database: "old.db" });
+    expect(() => parseCommandLine(["--db", "old.db", "--database", "new.db"])).toThrow(
+      new UsageError("--db is the older name of --database; give one of them."),
+    );
+  });
+
+  it("hands startServer each option that sets one of its options, as given", () => {
+    const setting = optionEntries().flatMap(([name, option]) =>
+      option.sets === undefined ? [] : [{ name: name as OptionName, sets: option.sets }],
+    );
+    const options = startOptions(parseCommandLine(setting.flatMap(({ name }) => EXAMPLES[name].argv)).values, {});
+    for (const { name, sets } of setting) {
+      const [property, limit] = sets.split(".");
+      const given =
+        limit === undefined ? options[property as keyof ServerOptions] : options.limits?.[limit as keyof ServerLimits];
+      expect({ name, given }).toEqual({ name, given: EXAMPLES[name].value });
+    }
+    expect(resolveOptions({ ...options, logger: false }, {}).limits.inboxRequestsPerMinute).toBe(500);
+  });
+
+  it("refuses a value its option cannot read, naming the flag", () => {
+    const numeric = optionEntries().filter(
+      ([, option]) => option.kind === "value" && (option.parse === wholeNumber || option.parse === wholeNumbers),
+    );
+    expect(numeric.map(([, option]) => option.flag)).toContain("smtp-retry-delays");
+    for (const [, { flag }] of numeric) {
+      expect(() => parseCommandLine([`--${flag}`, "many"])).toThrow(
+        new UsageError(`--${flag} takes a whole number, not 'many'.`),
+      );
+    }
+    expect(() => parseCommandLine(["--smtp-retry-delays", "1000,soon"])).toThrow(
+      new UsageError("--smtp-retry-delays takes a whole number, not 'soon'."),
+    );
+    const refused = runToEnd(["--webhook-claim-ms", "1m"]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("pigeonhole-server: --webhook-claim-ms takes a whole number, not '1m'.");
+    expect(refused.stderr).toContain("Options of start:");
+  });
+
+  it("starts with every option of start given (--memory for --database, not --no-smtp), and applies them", async () => {
+    const dkimKey = join(dir, "dkim.pem");
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    writeFileSync(dkimKey, privateKey.export({ type: "pkcs8", format: "pem" }));
+    const [tlsCert, tlsKey] = [join(dir, "tls-cert.pem"), join(dir, "tls-key.pem")];
+    const selfSigned = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+    execFileSync(
+      "openssl",
+      [...selfSigned, "-days", "1", "-subj", "/CN=localhost", "-keyout", tlsKey, "-out", tlsCert],
+      {
+        stdio: "ignore",
+      },
+    );
+    const given = (names: OptionName[]) => names.flatMap((name) => EXAMPLES[name].argv);
+    const cli = await runCli([
+      ...ON_FREE_PORTS,
+      ...given(["memory", "quiet", "databasePoolSize", "domains", "smtpMaxSize", "smtpConnectionsPerAddress"]),
+      ...given(["smtpMaxConnections", "smtpRelay", "smtpRelayInsecure", "smtpRetryDelaysMs", "smtpRelayClaimMs"]),
+      ...given(["dkimDomain", "dkimSelector", "allowPrivateWebhooks", "trustedProxies", "inboxRequestsPerMinute"]),
+      ...given(["inboxSendsPerDay", "forumReadsPerMinute", "forumWritesPerMinute", "forumRegistrationsPerHour"]),
+      ...given(["authFailuresPerMinute", "webhookRetryDelaysMs", "webhookClaimMs", "webhooksPerPod"]),
+      ...given(["websocketConnectionsPerKey", "eventPollMs", "testControlKey"]),
+      ...["--host", "127.0.0.1", "--smtp-host", "127.0.0.1", "--dkim-key", dkimKey, "--dev-keys", "--test-control"],
+      ...["--smtp-tls-cert", tlsCert, "--smtp-tls-key", tlsKey],
+    ]);
+    try {
+      const inbox = await fetch(`${cli.inboxUrl}/v0/inboxes`, {
+        headers: { Authorization: `Bearer ${TEST_KEYS.inbox}` },
+      });
+      expect(inbox.headers.get("X-RateLimit-Limit")).toBe("500");
+      const forum = await fetch(`${cli.forumUrl}/api/v1/agents/me`, {
+        headers: { Authorization: `Bearer ${TEST_KEYS.forum}` },
+      });
+      expect(forum.headers.get("X-RateLimit-Limit")).toBe("61");
+      const control = await fetch(`${cli.inboxUrl}/_test/clock`, { headers: { Authorization: "Bearer own-key" } });
+      expect(control.status).toBe(200);
+    } finally {
+      cli.child.kill("SIGTERM");
+      await cli.exited;
+    }
+    // Read once the process has ended: the banner's later lines may follow the addresses runCli waits for.
+    expect(cli.stdout()).toContain("mail for: a.example.com, b.example.com");
+    expect(cli.stdout()).toContain("Outbound   through smtp://relay.example.com");
   });
 });

@@ -5,6 +5,28 @@ import { createJsonLogger, silentLogger } from "./logger.ts";
 import { isLoopbackHost } from "./loopback-host.ts";
 import type { DkimKey } from "./mail/outbound/relay-transport.ts";
 import { relayUrlProblem } from "./mail/outbound/relay-transport.ts";
+import {
+  DEFAULT_DATABASE_FILE,
+  DEFAULT_DOMAINS,
+  DEFAULT_EVENT_POLL_MS,
+  DEFAULT_FORUM_DEV_KEY,
+  DEFAULT_FORUM_PORT,
+  DEFAULT_HOST,
+  DEFAULT_INBOX_DEV_KEY,
+  DEFAULT_INBOX_PORT,
+  DEFAULT_LIMITS,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_SMTP_MAX_CONNECTIONS,
+  DEFAULT_SMTP_MAX_SIZE,
+  DEFAULT_SMTP_RELAY_CLAIM_MS,
+  DEFAULT_SMTP_RETRY_DELAYS_MS,
+  DEFAULT_TEST_CONTROL_KEY,
+  DEFAULT_WEBHOOK_CLAIM_MS,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  DEFAULT_WEBHOOKS_PER_POD,
+  DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
+} from "./options/defaults.ts";
 import { DEFAULT_POOL_SIZE } from "./storage/open-storage.ts";
 
 /** Per-key limits of both services; each can be overridden. */
@@ -137,47 +159,8 @@ export interface ServerOptions {
   testControl?: false | { key?: string };
 }
 
-export const DEFAULT_HOST = "127.0.0.1";
-export const DEFAULT_INBOX_PORT = 4010;
-export const DEFAULT_FORUM_PORT = 4020;
-export const DEFAULT_DATABASE_FILE = "pigeonhole.db";
-export const DEFAULT_INBOX_DEV_KEY = "pigeonhole-inbox-dev";
-export const DEFAULT_FORUM_DEV_KEY = "pigeonhole-forum-dev";
-/** The test-control key of a local server, unless another is given. */
-export const DEFAULT_TEST_CONTROL_KEY = "pigeonhole-test-control-dev";
-export const DEFAULT_DOMAINS: readonly string[] = ["pigeonhole.test"];
-/** The CLI's SMTP port (`startServer` receives mail only when given `smtpPort`). */
-export const DEFAULT_SMTP_PORT = 2525;
-export const DEFAULT_SMTP_MAX_SIZE = 10 * 1024 * 1024;
-export const DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS = 10;
-export const DEFAULT_SMTP_MAX_CONNECTIONS = 100;
-export const DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY = 20;
-
-export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
-  inboxRequestsPerMinute: 1000,
-  inboxSendsPerDay: 10_000,
-  forumReadsPerMinute: 60,
-  forumWritesPerMinute: 30,
-  forumRegistrationsPerHour: 10,
-  authFailuresPerMinute: 60,
-};
-
-/**
- * After the first attempt fails: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h. Nine attempts over about 10 h 43 min;
- * then the delivery is marked failed.
- */
-export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
-  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000,
-];
-
-/** After each temporary failure of a recipient: 1 min, 5 min, 30 min, 2 h, 8 h; then it has bounced (about 10.5 h). */
-export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
-
-/** Webhooks one pod may have unless `ServerOptions.webhooksPerPod` says otherwise. */
-export const DEFAULT_WEBHOOKS_PER_POD = 20;
-
-/** How long an instance holds a recipient of the relay (`ServerOptions.smtpRelayClaimMs`). */
-export const DEFAULT_SMTP_RELAY_CLAIM_MS = 300_000;
+// Each default has its home in options/defaults.ts; they keep their names here, where the options are.
+export * from "./options/defaults.ts";
 
 export interface ResolvedOptions {
   host: string;
@@ -377,14 +360,14 @@ export function resolveOptions(
     forumPort: port("forumPort", options.forumPort ?? DEFAULT_FORUM_PORT),
     database: options.database ?? DEFAULT_DATABASE_FILE,
     databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULT_POOL_SIZE),
-    webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? 60_000),
+    webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? DEFAULT_WEBHOOK_CLAIM_MS),
     webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULT_WEBHOOKS_PER_POD),
-    eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? 2_000),
+    eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? DEFAULT_EVENT_POLL_MS),
     websocketConnectionsPerKey: positiveInteger(
       "websocketConnectionsPerKey",
       options.websocketConnectionsPerKey ?? DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
     ),
-    shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? 10_000),
+    shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     trustedProxies: options.trustedProxies ?? [],
     limits,

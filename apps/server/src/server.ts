@@ -1,47 +1,24 @@
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
-import { createForumApp } from "./forum/forum-app.ts";
-import { AuthFailureLimiter } from "./http/auth-failure-limiter.ts";
 import type { RunningServer } from "./http/listen.ts";
-import { listen } from "./http/listen.ts";
-import { countedRateLimiters } from "./http/rate-limiter.ts";
-import { compileAddressRule } from "./inbox/address-rule.ts";
-import { EventHub } from "./inbox/events/event-hub.ts";
-import { EventPruner } from "./inbox/events/event-pruner.ts";
-import { EventStream } from "./inbox/events/event-stream.ts";
-import { compileSubscriptionParser } from "./inbox/events/subscription.ts";
 import { handleUpgrades } from "./inbox/events/upgrade-route.ts";
-import { createInboxApp } from "./inbox/inbox-app.ts";
-import { PageTokens } from "./inbox/page-token.ts";
 import { postDeliveryAttempt } from "./inbox/webhooks/attempt-delivery.ts";
-import { WebhookDeliveryWorker } from "./inbox/webhooks/delivery-worker.ts";
 import type { ServiceName } from "./keys/api-keys.ts";
 import { ApiKeys } from "./keys/api-keys.ts";
-import type { KeyToRegister } from "./keys/register-key.ts";
-import { AgentNameTakenError, DEV_AGENT_NAME, registerKey } from "./keys/register-key.ts";
-import type { RunningSmtpListener } from "./mail/inbound/smtp-listener.ts";
-import { startSmtpListener } from "./mail/inbound/smtp-listener.ts";
-import { OutboundMailWorker } from "./mail/outbound/outbound-mail-worker.ts";
-import { OutcomeSimulator } from "./mail/outbound/outcome-simulator.ts";
-import { createRelayTransport, describeRelay } from "./mail/outbound/relay-transport.ts";
-import { magicAddressOutcome } from "./mail/outbound/simulated-outcome.ts";
+import { registerKey } from "./keys/register-key.ts";
+import { describeRelay } from "./mail/outbound/relay-transport.ts";
 import type { ServerOptions } from "./options.ts";
-import { DEFAULT_SMTP_RELAY_CLAIM_MS, resolveOptions } from "./options.ts";
-import { loadSpecBundle } from "./spec/spec-bundle.ts";
-import { openStorage } from "./storage/open-storage.ts";
-import type { EventNotifications } from "./storage/postgres/event-notifications.ts";
-import { ControllableClock } from "./test-control/controllable-clock.ts";
-import { createExtractHandlers } from "./test-control/extract/extract-handlers.ts";
-import { FaultRegistry } from "./test-control/faults/fault-registry.ts";
-import { applyRequestFaults } from "./test-control/faults/request-faults.ts";
-import { deliverWithFaults } from "./test-control/faults/webhook-faults.ts";
-import { createResetter } from "./test-control/resetter.ts";
-import { servedWithTestControl } from "./test-control/served-with-test-control.ts";
-import { createTestControlApp } from "./test-control/test-control-app.ts";
-import { createControlHandlers } from "./test-control/test-control-handlers.ts";
-import { notifyingOutbox } from "./test-control/wait/notifying-outbox.ts";
-import { createWaitHandlers } from "./test-control/wait/wait-handlers.ts";
-import { WaitWakeups } from "./test-control/wait/wait-wakeups.ts";
+import { resolveOptions } from "./options.ts";
+import { workOffCommits } from "./server/commit-announcer.ts";
+import { settleDevelopmentKeys } from "./server/development-keys.ts";
+import { listenServices } from "./server/listen-services.ts";
+import { startLiveEvents } from "./server/live-events.ts";
+import { startReceivingMail } from "./server/receiving-mail.ts";
+import type { ServerParts } from "./server/server-parts.ts";
+import { firstParts, shutDown } from "./server/server-parts.ts";
+import { createServiceApps } from "./server/service-apps.ts";
+import type { StartContext } from "./server/start-context.ts";
+import { openStartContext } from "./server/start-context.ts";
+import { createWorkers } from "./server/workers.ts";
+import { createTestControlSeam } from "./test-control/test-control-seam.ts";
 
 export type { ServiceName };
 
@@ -76,263 +53,93 @@ export function startServer(options: ServerOptions & { devKeys: false }): Promis
 export function startServer(options?: ServerOptions): Promise<Server>;
 export async function startServer(options: ServerOptions = {}): Promise<Server<string | null>> {
   const config = resolveOptions(options);
-  const { logger } = config;
-  // Under test control, the whole server reads a clock that tests can set and advance.
-  const controlledClock = config.testControl ? new ControllableClock(config.clock) : undefined;
-  const clock = controlledClock ?? config.clock;
-  const faults = config.testControl ? new FaultRegistry(clock, logger) : undefined;
-  // Waits for a message or a delivery look again after every commit that may have stored one.
-  const waits = config.testControl ? new WaitWakeups() : undefined;
-  // Outside recipients get a simulated outcome instead of the relay: a mail fault first, then the magic addresses.
-  const simulator = faults
-    ? new OutcomeSimulator((recipient) => faults.takeMailFault(recipient) ?? magicAddressOutcome(recipient))
+  // Test control is one seam, made only when it is on: the server asks it for each part it replaces or wraps.
+  const testControl = config.testControl
+    ? createTestControlSeam({ key: config.testControl.key, clock: config.clock, logger: config.logger })
     : undefined;
-  const storage = await openStorage(config.database, {
-    poolSize: config.databasePoolSize,
-    onConnectionError: (error) => logger.warn("database connection lost", { error: error.message }),
-  });
-  const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-  const servers: RunningServer[] = [];
-  let worker: WebhookDeliveryWorker | undefined;
-  let mailWorker: OutboundMailWorker | undefined;
-  const hub = new EventHub({ log: storage.events, logger, pollMs: config.eventPollMs });
-  const pruner = new EventPruner(storage.events, clock, logger);
-  let notifications: EventNotifications | undefined;
-  let eventStream: EventStream | undefined;
-  let smtpListener: RunningSmtpListener | undefined;
-  const shutDown = async () => {
-    // SMTP stops first: a message in the middle of DATA is not answered 250, so its sender keeps it and retries.
-    await smtpListener?.close();
-    // WebSocket connections are told first (1001), so that the servers' close does not wait for them.
-    await eventStream?.close();
-    hub.stop();
-    await pruner.stop();
-    await notifications?.close();
-    await Promise.all(servers.map((server) => server.close(config.shutdownGraceMs)));
-    // Mail first: the outcomes it still records raise events for the webhook worker.
-    await mailWorker?.stop();
-    await worker?.stop();
-    await storage.close();
-  };
-
+  // Under test control, the whole server reads a clock that tests can set and advance.
+  const context = await openStartContext(config, testControl?.clock ?? config.clock);
+  const { storage } = context;
+  const parts = firstParts(context);
   try {
-    const apiKeys = new ApiKeys(storage.keys, clock);
-    const createApiKey = (service: ServiceName, keyOptions: KeyToRegister = {}) =>
-      registerKey(apiKeys, service, keyOptions);
-    if (config.devKeys) {
-      await createApiKey("inbox", { key: config.devKeys.inbox, dev: true });
-      const forumKey = config.devKeys.forum;
-      // An agent registered through the API may hold the development agent's name: the key then gets a name of its own.
-      await createApiKey("forum", { key: forumKey, name: DEV_AGENT_NAME, dev: true }).catch((error: unknown) =>
-        error instanceof AgentNameTakenError
-          ? createApiKey("forum", { key: forumKey, dev: true })
-          : Promise.reject(error),
-      );
-    } else {
-      // Turning development keys off removes those registered earlier, so that they stop opening anything.
-      const removed = await apiKeys.revokeDevKeys();
-      if (removed > 0) {
-        logger.info("development keys removed", { count: removed });
-      }
-    }
-    if (config.exposedOnNetwork.length > 0) {
-      // Asked for by name, so started; but whoever reaches this interface can use them: say so on every start.
-      logger.warn("loopback conveniences on a network interface: anyone who reaches it can use them", {
-        host: config.host,
-        exposed: config.exposedOnNetwork.join(", "),
-      });
-    }
-
-    const deliveryWorker = new WebhookDeliveryWorker({
-      outbox: waits ? notifyingOutbox(storage.outbox, () => waits.notify()) : storage.outbox,
-      instanceId,
-      soleInstance: storage.kind === "sqlite",
-      claimMs: config.webhookClaimMs,
-      clock,
-      claimClock: config.clock,
-      logger,
-      retryDelaysMs: config.webhookRetryDelaysMs,
-      allowPrivateDestinations: config.allowPrivateWebhooks,
-      // A held delivery goes within a quarter of the claim, well before another instance could take it over.
-      deliver: faults
-        ? deliverWithFaults(faults, {
-            deliver: postDeliveryAttempt,
-            holdLimitMs: Math.floor(config.webhookClaimMs / 4),
-          })
-        : postDeliveryAttempt,
+    const apiKeys = new ApiKeys(storage.keys, context.clock);
+    await settleDevelopmentKeys(apiKeys, config);
+    warnOfNetworkExposure(context);
+    const workers = createWorkers(parts, {
+      outbox: testControl?.webhookOutbox(storage.outbox) ?? storage.outbox,
+      deliver: testControl?.webhookDeliver(postDeliveryAttempt, config.webhookClaimMs) ?? postDeliveryAttempt,
+      simulator: testControl?.mailOutcomes,
     });
-    worker = deliveryWorker;
-    const rateLimiters = countedRateLimiters(storage.rateWindows, clock);
-    // In this process, bounded: a refused request costs one map operation, never a query (see the limiter).
-    const authFailures = new AuthFailureLimiter(config.limits.authFailuresPerMinute, clock);
-    const onDeliveriesEnqueued = () => {
-      deliveryWorker.wake();
-      waits?.notify();
-    };
-    const onEventsStored = (podIds: readonly string[]) => {
-      for (const podId of podIds) {
-        hub.wake(podId);
-      }
-      waits?.notify();
-    };
-    if (config.relay || simulator) {
-      mailWorker = new OutboundMailWorker({
-        queue: storage.mailQueue,
-        sends: storage.sends,
-        relay: config.relay
-          ? createRelayTransport({
-              url: config.relay.url,
-              insecure: config.relay.insecure,
-              dkim: config.relay.dkim,
-              maxConnections: 5,
-              timeoutMs: config.relay.timeoutMs,
-            })
-          : null,
-        simulator,
-        instanceId,
-        soleInstance: storage.kind === "sqlite",
-        clock,
-        claimClock: config.clock,
-        logger,
-        retryDelaysMs: config.mailRetryDelaysMs,
-        claimMs: config.relay?.claimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS,
-        concurrency: 10,
-        onDeliveriesEnqueued,
-        onEventsStored,
-      });
-    }
-    const outboundMail = mailWorker;
-    const inboxApp = createInboxApp({
-      relayConfigured: config.relay !== null,
-      simulator,
-      onMailQueued: () => outboundMail?.wake(),
-      storage,
-      rateLimiters,
-      apiKeys,
-      pageTokens: new PageTokens(await storage.secret("page_token_secret")),
-      limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
-      onDeliveriesEnqueued,
-      onEventsStored,
-      webhooksPerPod: config.webhooksPerPod,
-      domains: config.domains,
-      dkim: config.relay?.dkim ?? undefined,
-      trustedProxies: config.trustedProxies,
-      authFailures,
-      logger,
-      clock,
-      requestFaults: faults && applyRequestFaults(faults, "inbox"),
+    storage.announceCommitsTo(workOffCommits(parts.hub, workers, testControl?.notifyWaits));
+    const apps = await createServiceApps(context, apiKeys, {
+      simulator: testControl?.mailOutcomes,
+      inboxFaults: testControl?.requestFaults("inbox"),
+      forumFaults: testControl?.requestFaults("forum"),
     });
-    const forumApp = createForumApp({
-      storage,
-      rateLimiters,
-      apiKeys,
-      limits: {
-        readsPerMinute: config.limits.forumReadsPerMinute,
-        writesPerMinute: config.limits.forumWritesPerMinute,
-        registrationsPerHour: config.limits.forumRegistrationsPerHour,
-      },
-      trustedProxies: config.trustedProxies,
-      authFailures,
-      logger,
-      clock,
-      requestFaults: faults && applyRequestFaults(faults, "forum"),
-    });
-    const testControlApp =
-      config.testControl && controlledClock && faults && waits
-        ? createTestControlApp({
-            key: config.testControl.key,
-            handlers: {
-              ...createControlHandlers({
-                clock: controlledClock,
-                faults,
-                reset: createResetter({ storage, apiKeys, clock: controlledClock, faults }),
-              }),
-              ...createWaitHandlers({ storage, wakeups: waits }),
-              ...createExtractHandlers({ storage }),
-            },
-            logger,
-          })
-        : undefined;
     // Moving the clock forward makes retries due now: the workers look at once rather than at their next timer.
-    controlledClock?.onForward(() => {
-      deliveryWorker.wake();
-      outboundMail?.wake();
-      void pruner.prune();
+    testControl?.onClockForward(() => {
+      workers.delivery.wake();
+      workers.mail?.wake();
+      void parts.pruner.prune();
     });
-
-    const stream = new EventStream({
-      hub,
-      log: storage.events,
-      parseSubscription: compileSubscriptionParser(loadSpecBundle("inbox")),
-      logger,
-      clock,
-      limits: { connectionsPerKey: config.websocketConnectionsPerKey },
-    });
-    eventStream = stream;
-    // Another instance's commits: live events and waits hear of them as of this instance's own.
-    notifications = storage.listenForEvents(
-      (podId) => {
-        hub.wake(podId);
-        waits?.notify();
-      },
-      () => {
-        hub.wakeAll();
-        waits?.notify();
-      },
-      (error) => logger.warn("event notifications connection lost", { error: error.message }),
-    );
-    hub.start();
-    pruner.start();
-    const inboxServer = await listen(servedWithTestControl(inboxApp, testControlApp), config.host, config.inboxPort, {
-      onUpgrade: handleUpgrades(inboxApp, stream),
-    });
-    servers.push(inboxServer);
-    const forumServer = await listen(servedWithTestControl(forumApp, testControlApp), config.host, config.forumPort);
-    servers.push(forumServer);
+    const eventStream = startLiveEvents(parts, testControl?.notifyWaits);
+    const served = testControl?.servedBeside(apps, { storage, apiKeys }) ?? apps;
+    const endpoints = await listenServices(parts, served, handleUpgrades(apps.inbox, eventStream));
     if (config.smtp) {
-      const isValidAddress = compileAddressRule(loadSpecBundle("inbox"));
-      smtpListener = await startSmtpListener({
-        ...config.smtp,
-        domains: config.domains,
-        isHosted: async (address) =>
-          (await storage.sends.inSendTransaction((tx) => tx.findInboxesByAddress([address]))).length > 0,
-        receive: {
-          sends: storage.sends,
-          clock,
-          isValidAddress,
-          defaultDomain: config.domains[0] ?? "pigeonhole.test",
-          onDeliveriesEnqueued,
-          onEventsStored,
-        },
-        logger,
-      });
+      parts.smtpListener = await startReceivingMail(context, config.smtp);
     }
-    await deliveryWorker.start();
-    await mailWorker?.start();
-    logger.info("server started", {
-      inbox_url: inboxServer.url,
-      forum_url: forumServer.url,
-      smtp_url: smtpListener?.url ?? null,
-      smtp_relay: config.relay ? describeRelay(config.relay.url) : null,
-      database: storage.description,
-      instance_id: instanceId,
-      test_control: config.testControl ? "on" : "off",
-    });
-
-    let closing: Promise<void> | undefined;
-    return {
-      inbox: { url: inboxServer.url, apiKey: config.devKeys?.inbox ?? null },
-      forum: { url: forumServer.url, apiKey: config.devKeys?.forum ?? null },
-      smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port, url: smtpListener.url } : null,
-      testControl: config.testControl ? { baseUrl: inboxServer.url, key: config.testControl.key } : null,
-      createApiKey: (service, keyOptions) => createApiKey(service, { name: keyOptions?.name }),
-      close() {
-        closing ??= shutDown().then(() => logger.info("server stopped", { instance_id: instanceId }));
-        return closing;
-      },
-    };
+    await workers.delivery.start();
+    await workers.mail?.start();
+    const server = runningServer(parts, endpoints, apiKeys);
+    logStarted(context, server);
+    return server;
   } catch (error) {
-    await shutDown();
+    await shutDown(parts);
     throw error;
   }
+}
+
+/** Loopback conveniences asked for by name are started on any interface; but whoever reaches it can use them. */
+function warnOfNetworkExposure({ config }: StartContext): void {
+  if (config.exposedOnNetwork.length > 0) {
+    // Asked for by name, so started; but whoever reaches this interface can use them: say so on every start.
+    config.logger.warn("loopback conveniences on a network interface: anyone who reaches it can use them", {
+      host: config.host,
+      exposed: config.exposedOnNetwork.join(", "),
+    });
+  }
+}
+
+/** The server as its caller holds it; closing it again waits for the same shutdown. */
+function runningServer(
+  parts: ServerParts,
+  endpoints: Record<ServiceName, RunningServer>,
+  apiKeys: ApiKeys,
+): Server<string | null> {
+  const { config, instanceId } = parts.context;
+  const { smtpListener } = parts;
+  let closing: Promise<void> | undefined;
+  return {
+    inbox: { url: endpoints.inbox.url, apiKey: config.devKeys?.inbox ?? null },
+    forum: { url: endpoints.forum.url, apiKey: config.devKeys?.forum ?? null },
+    smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port, url: smtpListener.url } : null,
+    testControl: config.testControl ? { baseUrl: endpoints.inbox.url, key: config.testControl.key } : null,
+    createApiKey: (service, keyOptions) => registerKey(apiKeys, service, { name: keyOptions?.name }),
+    close() {
+      closing ??= shutDown(parts).then(() => config.logger.info("server stopped", { instance_id: instanceId }));
+      return closing;
+    },
+  };
+}
+
+function logStarted({ config, storage, instanceId }: StartContext, server: Server<string | null>): void {
+  config.logger.info("server started", {
+    inbox_url: server.inbox.url,
+    forum_url: server.forum.url,
+    smtp_url: server.smtp?.url ?? null,
+    smtp_relay: config.relay ? describeRelay(config.relay.url) : null,
+    database: storage.description,
+    instance_id: instanceId,
+    test_control: config.testControl ? "on" : "off",
+  });
 }

@@ -13,6 +13,7 @@ import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshEnv } from "./fresh-env.ts";
 import { type InstalledServer, startInstalledServer } from "./installed-server.ts";
+import { foreignImports, harnessFiles, packedFiles } from "./packed-files.ts";
 import { runCommand, runToExit } from "./run-command.ts";
 import { checkedPackageNames, type WorkspacePackage, workspacePackages } from "./workspace.ts";
 
@@ -35,6 +36,14 @@ const CLIENT_RUNTIMES = [
  * Node program and library with the same export shape) loads them with `require()` too, which the last test proves.
  */
 const CJS_ONLY = new Set(["node10", "node16-cjs"]);
+/** What the harness check reads of a packed package.json. */
+interface PackedManifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+}
+
 interface AttwProblem {
   kind: string;
   entrypoint: string;
@@ -110,6 +119,23 @@ describe("published tarballs", () => {
     const tarball = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
     const { messages, pkg } = await publint({ pack: { tarball }, level: "suggestion", strict: true });
     expect(messages.map((message) => formatMessage(message, pkg))).toEqual([]);
+  });
+
+  it.each(CHECKED)("%s ships no harness file and imports only what it depends on", async (name) => {
+    const files = await packedFiles(tarballOf(name));
+    const manifestFile = files.find((file) => file.path === "package.json");
+    if (!manifestFile) {
+      throw new Error(`The tarball of ${name} holds no package.json.`);
+    }
+    // The manifest as packed, so the names are those a user installs.
+    const manifest = JSON.parse(new TextDecoder().decode(manifestFile.data)) as PackedManifest;
+    const dependencies = [manifest.dependencies, manifest.peerDependencies, manifest.optionalDependencies].flatMap(
+      (list) => Object.keys(list ?? {}),
+    );
+    expect({
+      harnessFiles: harnessFiles(files),
+      foreignImports: foreignImports(files, manifest.name, dependencies),
+    }).toEqual({ harnessFiles: [], foreignImports: [] });
   });
 
   it("all pass arethetypeswrong for ESM importers and bundlers", async () => {

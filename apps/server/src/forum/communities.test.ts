@@ -2,7 +2,7 @@ import type { CommunityDetails } from "@pigeonhole/forum-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ForumClient, TestServer } from "../../test/support/test-server.ts";
 import { expectData, startTestServer } from "../../test/support/test-server.ts";
-import { DEFAULT_COMMUNITY } from "./default-community.ts";
+import { DEFAULT_COMMUNITY } from "../storage/forum/default-community.ts";
 
 // The system clock: `general` is created with the database, before anything the tests create.
 let t: TestServer;

@@ -6,8 +6,8 @@ import type { OperationHandlers, PathOperationId, RequestContext } from "../http
 import { withSpecDefault } from "../http/operation-types.ts";
 import { newUuid, sha256Hex } from "../ids.ts";
 import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
+import { DEFAULT_COMMUNITY } from "../storage/forum/default-community.ts";
 import type { ForumStore, StoredAnswer } from "../storage/forum/forum-store.ts";
-import { DEFAULT_COMMUNITY } from "./default-community.ts";
 import { ForumProblem } from "./forum-errors.ts";
 import { hotRank } from "./hot-rank.ts";
 import { postUrlProblem } from "./post-url.ts";

@@ -2,7 +2,7 @@ import type { Post } from "@pigeonhole/forum-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ForumClient, TestServer } from "../../test/support/test-server.ts";
 import { expectData, ManualClock, startTestServer } from "../../test/support/test-server.ts";
-import { DEFAULT_COMMUNITY } from "./default-community.ts";
+import { DEFAULT_COMMUNITY } from "../storage/forum/default-community.ts";
 import { hotRank } from "./hot-rank.ts";
 
 let t: TestServer;

@@ -1,21 +1,11 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import { createMiddleware } from "hono/factory";
-import type { ServiceEnv } from "./service-env.ts";
 
 /**
- * Learns the address a request comes from: the peer's, unless the peer is one of `trustedProxies` (a load balancer in
- * front), in which case the nearest address in `X-Forwarded-For` that is not a trusted proxy. A client cannot name
+ * The address a request comes from: the peer's, unless the peer is one of `trusted` (proxies in front, such as a load
+ * balancer), in which case the nearest address in `X-Forwarded-For` that is not a trusted proxy. A client cannot name
  * itself anything else by sending the header, since the header is read only from a trusted peer.
  */
-export function identifyClientAddress<Caller>(trustedProxies: readonly string[]) {
-  const trusted = new Set(trustedProxies);
-  return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
-    c.set("clientAddress", clientAddressOf(c, trusted));
-    await next();
-  });
-}
-
 export function clientAddressOf(c: Context, trusted: ReadonlySet<string>): string {
   const peer = peerAddress(c);
   if (!trusted.has(peer)) {

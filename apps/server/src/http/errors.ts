@@ -1,6 +1,7 @@
 import type { Context, ErrorHandler, Handler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ServerLogger } from "../logger.ts";
+import { answerJson } from "./answer.ts";
 import type { HttpProblemCode, ProblemFormatter } from "./api-problem.ts";
 import { ApiProblem } from "./api-problem.ts";
 import type { ServiceEnv } from "./service-env.ts";
@@ -12,18 +13,17 @@ function problemResponse<Code extends string>(
   format: ProblemFormatter<Code>,
 ) {
   const { status, body } = format(problem);
-  if (problem.details.retryAfterSeconds !== undefined) {
-    c.header("Retry-After", String(problem.details.retryAfterSeconds));
-  }
-  for (const [name, value] of Object.entries(problem.details.headers ?? {})) {
-    c.header(name, value);
-  }
+  const { retryAfterSeconds } = problem.details;
+  const headers: Record<string, string> = {
+    ...(retryAfterSeconds === undefined ? {} : { "retry-after": String(retryAfterSeconds) }),
+    ...problem.details.headers,
+  };
   // A body left unread (an oversize upload, or one refused before reading) makes the connection unusable for the
   // next request: say so, rather than let the client reuse a socket the server is about to drop.
   if (c.req.raw.body !== null && !c.req.raw.bodyUsed) {
-    c.header("Connection", "close");
+    headers.connection = "close";
   }
-  return c.json(body as object, status);
+  return answerJson(c, status, body, headers);
 }
 
 /** A path no operation has: 404 in the envelope. */

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { answerHeaders } from "./answer.ts";
 import { ApiProblem } from "./api-problem.ts";
 import type { RateLimitState } from "./rate-limiter.ts";
 import type { ServiceEnv } from "./service-env.ts";
@@ -15,24 +16,24 @@ export interface RateLimitedRequest<Caller> {
 export type RateLimit<Caller> = (request: RateLimitedRequest<Caller>) => Promise<RateLimitState>;
 
 /**
- * Counts every request, and tells every answer where its bucket stands (`X-RateLimit-*`). A caller over the limit
- * is answered 429 with `Retry-After`; a request without a valid key is counted against its address but answered
- * 401 by the authentication after this, which is what it most needs to hear.
+ * Counts the request against its bucket, and tells every answer where that bucket stands (`X-RateLimit-*`). A caller
+ * over the limit is refused 429 with `Retry-After`; a request without a valid key is counted against its address but
+ * answered 401 by the authentication after this, which is what it most needs to hear.
  */
-export function limitRate<Caller>(rateLimit: RateLimit<Caller>) {
-  return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
-    const { caller } = c.get("identity");
-    const limit = await rateLimit({
-      caller,
-      method: c.req.method,
-      clientAddress: caller === null ? c.get("clientAddress") : "",
-    });
-    setLimitHeaders(c, limit);
-    if (limit.limited && caller !== null) {
-      throw tooManyRequests(limit);
-    }
-    await next();
+export async function countRequest<Caller>(
+  c: Context<ServiceEnv<Caller>>,
+  rateLimit: RateLimit<Caller>,
+  caller: Caller | null,
+): Promise<void> {
+  const limit = await rateLimit({
+    caller,
+    method: c.req.method,
+    clientAddress: caller === null ? c.get("clientAddress") : "",
   });
+  setLimitHeaders(c, limit);
+  if (limit.limited && caller !== null) {
+    throw tooManyRequests(limit);
+  }
 }
 
 /**
@@ -52,9 +53,10 @@ export function limitRateByAddress<Caller>(rateLimit: (clientAddress: string) =>
 
 /** Tells the answer where the request's bucket stands (`X-RateLimit-*`). */
 export function setLimitHeaders(c: Context, limit: RateLimitState) {
-  c.header("X-RateLimit-Limit", String(limit.limit));
-  c.header("X-RateLimit-Remaining", String(limit.remaining));
-  c.header("X-RateLimit-Reset", String(limit.resetAt));
+  const headers = answerHeaders(c);
+  headers["x-ratelimit-limit"] = String(limit.limit);
+  headers["x-ratelimit-remaining"] = String(limit.remaining);
+  headers["x-ratelimit-reset"] = String(limit.resetAt);
 }
 
 /** The 429 answer, with `Retry-After`, to a request over `limit`. */

@@ -251,6 +251,26 @@ describe("headers and CORS", () => {
     expect(ok.headers.get("X-Request-Id")).not.toBe(failed.headers.get("X-Request-Id"));
   });
 
+  it("gives the answers Hono builds itself (/health, a preflight, HEAD) the same request id and CORS headers", async () => {
+    const answers = [
+      await fetch(forumUrl("/health")),
+      await fetch(inboxUrl("/v0/inboxes"), {
+        method: "OPTIONS",
+        headers: { Origin: "http://localhost:4200", "Access-Control-Request-Method": "GET" },
+      }),
+      await fetch(inboxUrl("/v0/inboxes"), { method: "HEAD", headers: auth(t.server.inbox.apiKey) }),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([200, 204, 200]);
+    for (const answer of answers) {
+      expect(answer.headers.get("X-Request-Id")).toMatch(/^req_[0-9a-f]{16}$/);
+      expect(answer.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    }
+    const head = answers[2];
+    expect(head?.headers.get("Content-Type")).toBe("application/json");
+    expect(head?.headers.get("X-RateLimit-Limit")).toMatch(/^\d+$/);
+    expect(await head?.text()).toBe("");
+  });
+
   it("answers CORS preflights without a key and exposes every header a client reads", async () => {
     const preflight = await fetch(inboxUrl("/v0/inboxes"), {
       method: "OPTIONS",

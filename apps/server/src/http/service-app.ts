@@ -1,22 +1,23 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { ServerLogger } from "../logger.ts";
 import type { SpecOperation } from "../spec/request-validator.ts";
+import { admitCaller } from "./admission.ts";
+import { completeAnswerHeaders } from "./answer.ts";
 import type { HttpProblemCode, ProblemFormatter } from "./api-problem.ts";
 import type { AuthFailureLimiter } from "./auth-failure-limiter.ts";
 import type { Authenticate } from "./authenticate.ts";
-import { identifyCaller, requireCaller } from "./authenticate.ts";
 import { limitRequestBody } from "./body-limit.ts";
-import { identifyClientAddress } from "./client-address.ts";
-import { allowAnyOrigin } from "./cors.ts";
+import { clientAddressOf } from "./client-address.ts";
+import { allowAnyOrigin, answerPreflight } from "./cors.ts";
 import { methodNotAllowed, notFound, onError } from "./errors.ts";
-import { jsonBody } from "./json-body.ts";
 import type { IssueCoder, OperationHandlerMap } from "./operation-route.ts";
 import { operationRoute } from "./operation-route.ts";
 import type { RateLimit } from "./rate-limit.ts";
-import { limitRate, limitRateByAddress } from "./rate-limit.ts";
+import { limitRateByAddress } from "./rate-limit.ts";
 import type { RateLimitState } from "./rate-limiter.ts";
-import { requestId } from "./request-id.ts";
+import { assignRequestId, logAnswered } from "./request-id.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
 export interface ServiceAppOptions<Caller, Code extends string> {
@@ -56,6 +57,24 @@ const BODYLESS_METHODS = new Set(["GET", "DELETE"]);
 const toHonoPath = (specPath: string) => specPath.replace(/\{([^}]+)\}/g, ":$1");
 
 /**
+ * What every request goes through first, as one middleware: its id and its log line, its client address, and the CORS
+ * headers of its answer; once answered, the answer gets every header the request gathered. One middleware rather
+ * than one for each: every layer of Hono middleware costs a few promise round trips on every request.
+ */
+function receiveRequest<Caller>(service: string, logger: ServerLogger, trustedProxies: readonly string[]) {
+  const trusted = new Set(trustedProxies);
+  return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
+    const started = performance.now();
+    assignRequestId(c);
+    c.set("clientAddress", clientAddressOf(c, trusted));
+    allowAnyOrigin(c);
+    await next();
+    completeAnswerHeaders(c);
+    logAnswered(c, service, logger, started);
+  });
+}
+
+/**
  * One service as a Hono app: request ids and logs, CORS, `/health`, authentication, rate limits, body limits, spec
  * validation of every operation, and errors in the service's envelope. Unknown routes answer 404, a known path with
  * a method it does not have 405 (with `Allow`), and unexpected exceptions 500, all in the envelope.
@@ -64,56 +83,57 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
   options: ServiceAppOptions<Caller, Code>,
 ): Hono<ServiceEnv<Caller>> {
   const app = new Hono<ServiceEnv<Caller>>();
-  app.use(requestId(options.service, options.logger));
-  app.use(identifyClientAddress(options.trustedProxies ?? []));
-  app.use(allowAnyOrigin());
+  app.use(receiveRequest(options.service, options.logger, options.trustedProxies ?? []));
+  // Preflights are answered here, before authentication (and before test control's faults).
+  app.options("*", answerPreflight());
   if (options.requestFaults) {
     app.use(options.requestFaults);
   }
   app.get("/health", (c) => c.json({ status: "ok" }));
 
   const methodsByPath = new Map<string, string[]>();
-  const route = (
+  const bodyLimit = limitRequestBody(options.maxBodyBytes);
+  const route = <HandlerCaller extends Caller | null>(
     operation: SpecOperation,
-    serve: MiddlewareHandler<ServiceEnv<Caller>>,
+    handler: OperationHandlerMap<HandlerCaller>[string] | undefined,
+    callerOf: (c: Context<ServiceEnv<Caller>>) => HandlerCaller,
     before: MiddlewareHandler<ServiceEnv<Caller>>[] = [],
   ) => {
+    if (!handler) {
+      throw new Error(`No handler for operation ${operation.operationId}.`);
+    }
     const method = operation.method.toUpperCase();
     methodsByPath.set(operation.path, [...(methodsByPath.get(operation.path) ?? []), method]);
-    const reading = BODYLESS_METHODS.has(method) ? [] : [limitRequestBody(options.maxBodyBytes), jsonBody()];
+    const serve = operationRoute({
+      operation,
+      handler,
+      issueCode: options.issueCode,
+      callerOf,
+      bodyLimit: BODYLESS_METHODS.has(method) ? null : bodyLimit,
+    });
     // Handlers of one route run in the order they are added, each passing on with `next()`.
-    for (const handler of [...before, ...reading, serve]) {
-      app.on(method, toHonoPath(operation.path), handler);
+    for (const each of [...before, serve]) {
+      app.on(method, toHonoPath(operation.path), each);
     }
   };
   // Operations anyone may call come before anything looks at the key: a key sent along is ignored. Every other
   // path answers 401 without a valid key.
   for (const operation of options.operations.filter((each) => each.public)) {
-    const handler = options.publicHandlers?.[operation.operationId];
-    if (!handler) {
-      throw new Error(`No handler for operation ${operation.operationId}.`);
-    }
     const limits = options.publicRateLimit ? [limitRateByAddress<Caller>(options.publicRateLimit)] : [];
-    route(
-      operation,
-      operationRoute(operation, handler, options.issueCode, () => null),
-      limits,
-    );
+    route(operation, options.publicHandlers?.[operation.operationId], () => null, limits);
   }
-  app.use(identifyCaller(options.authenticate, options.queryKeyPaths, options.authFailures));
-  if (options.rateLimit) {
-    app.use(limitRate(options.rateLimit));
-  }
-  app.use(requireCaller(options.authFailures));
+  app.use(
+    admitCaller(
+      {
+        authenticate: options.authenticate,
+        queryKeyPaths: new Set(options.queryKeyPaths),
+        failures: options.authFailures,
+      },
+      options.rateLimit,
+    ),
+  );
   for (const operation of options.operations.filter((each) => !each.public)) {
-    const handler = options.handlers[operation.operationId];
-    if (!handler) {
-      throw new Error(`No handler for operation ${operation.operationId}.`);
-    }
-    route(
-      operation,
-      operationRoute(operation, handler, options.issueCode, (c) => c.get("caller")),
-    );
+    route(operation, options.handlers[operation.operationId], (c) => c.get("caller"));
   }
   for (const [path, handler] of Object.entries(options.extraRoutes ?? {})) {
     app.get(path, handler);

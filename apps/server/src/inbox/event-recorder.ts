@@ -1,6 +1,11 @@
 import type { NewDelivery } from "../storage/inbox/delivery-outbox.ts";
 import type { NewEvent } from "../storage/inbox/event-log.ts";
-import type { SendTransaction } from "../storage/inbox/send-store.ts";
+import type { SendTransaction, WebhookSubscription } from "../storage/inbox/send-store.ts";
+
+/** Whether a webhook takes events of this type about this inbox. */
+const subscribesTo = (webhook: WebhookSubscription, eventType: string, inboxId: string): boolean =>
+  (webhook.eventTypes === null || webhook.eventTypes.includes(eventType)) &&
+  (webhook.inboxIds === null || webhook.inboxIds.includes(inboxId));
 
 /**
  * Collects the events a transaction raises: each goes to the event log (the live stream reads it there) and to the
@@ -10,6 +15,8 @@ export class EventRecorder {
   readonly #tx: SendTransaction;
   readonly #events: NewEvent[] = [];
   readonly #deliveries: NewDelivery[] = [];
+  // A pod's webhooks are read once per transaction, however many of its events it raises.
+  readonly #webhooksOfPod = new Map<string, WebhookSubscription[]>();
 
   constructor(tx: SendTransaction) {
     this.#tx = tx;
@@ -18,8 +25,11 @@ export class EventRecorder {
   async record(podId: string, inboxId: string, event: { event_type: string; event_id: string }): Promise<void> {
     const payload = JSON.stringify(event);
     this.#events.push({ podId, inboxId, eventId: event.event_id, eventType: event.event_type, payload });
-    for (const webhookId of await this.#tx.findSubscribedWebhooks(podId, event.event_type, inboxId)) {
-      this.#deliveries.push({ webhookId, inboxId, eventId: event.event_id, eventType: event.event_type, payload });
+    for (const webhook of await this.#webhooksOf(podId)) {
+      if (subscribesTo(webhook, event.event_type, inboxId)) {
+        const { webhookId } = webhook;
+        this.#deliveries.push({ webhookId, inboxId, eventId: event.event_id, eventType: event.event_type, payload });
+      }
     }
   }
 
@@ -28,13 +38,12 @@ export class EventRecorder {
     await this.#tx.appendEvents(this.#events, nowMs);
   }
 
-  /** Webhook deliveries enqueued: the worker is woken once the transaction commits. */
-  get deliveryCount(): number {
-    return this.#deliveries.length;
-  }
-
-  /** The pods that got events: their live streams are woken once the transaction commits. */
-  get pods(): string[] {
-    return [...new Set(this.#events.map((event) => event.podId))];
+  async #webhooksOf(podId: string): Promise<WebhookSubscription[]> {
+    let webhooks = this.#webhooksOfPod.get(podId);
+    if (!webhooks) {
+      webhooks = await this.#tx.findEnabledWebhooks(podId);
+      this.#webhooksOfPod.set(podId, webhooks);
+    }
+    return webhooks;
   }
 }

@@ -18,3 +18,7 @@ export const FIELD_HEADERS: ReadonlySet<string> = new Set([
   "content-type",
   "content-transfer-encoding",
 ]);
+
+/** The headers a record keeps of mail received: all but those it holds as fields of its own. */
+export const withoutFieldHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !FIELD_HEADERS.has(name.toLowerCase())));

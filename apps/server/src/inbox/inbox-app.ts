@@ -31,11 +31,8 @@ export interface InboxAppOptions {
   limits: { requestsPerMinute: number; sendsPerDay: number };
   /** Where request counts are kept; in this process unless given. */
   rateLimiters?: RateLimiterFactory;
-  onDeliveriesEnqueued(): void;
   /** Webhooks one pod may have (`ServerOptions.webhooksPerPod`). */
   webhooksPerPod: number;
-  /** Called after a send has committed, with the pods it stored events for. */
-  onEventsStored?(podIds: readonly string[]): void;
   /**
    * The hosted domains (`ServerOptions.domains`, the first the default of Create Inbox): inboxes are created in, send
    * from and are delivered to locally in these only. Default `["pigeonhole.test"]`.
@@ -45,8 +42,6 @@ export interface InboxAppOptions {
   dkim?: DkimKey;
   /** Outside recipients are queued for the relay (`queued`) rather than kept (`captured`). */
   relayConfigured?: boolean;
-  /** Called after a send that queued mail for the relay has committed. */
-  onMailQueued?(): void;
   /** See `ServerOptions.trustedProxies`. */
   trustedProxies?: readonly string[];
   /** Counts requests without a valid key per client address (shared by both services); none when omitted. */
@@ -75,16 +70,12 @@ export function createInboxApp(options: InboxAppOptions) {
       domains,
       pageTokens: options.pageTokens,
       clock: options.clock,
-      onDeliveriesEnqueued: options.onDeliveriesEnqueued,
       webhooksPerPod: options.webhooksPerPod,
       send: {
         sends: options.storage.sends,
         sendsPerDay: options.limits.sendsPerDay,
-        onDeliveriesEnqueued: options.onDeliveriesEnqueued,
-        onEventsStored: options.onEventsStored,
         relayConfigured: options.relayConfigured,
         simulator: options.simulator,
-        onMailQueued: options.onMailQueued,
         isHostedAddress: (address) => domains.hostsAddress(address),
       },
     }),

@@ -7,10 +7,10 @@ import type { OperationHandlers, PathOperationId, RequestContext } from "../http
 import { withSpecDefault } from "../http/operation-types.ts";
 import { randomBase62, randomLowerAlphanumeric } from "../ids.ts";
 import type { InboxCaller } from "../keys/api-keys.ts";
+import { normalizeAddress } from "../mail/mail-address.ts";
 import type { InboxStore } from "../storage/inbox/inbox-store.ts";
 import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
 import type { WebhookSettings, WebhookStore } from "../storage/inbox/webhook-store.ts";
-import { normalizeAddress } from "./addresses.ts";
 import type { HostedDomains } from "./hosted-domains.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import { labelChange } from "./message-labels.ts";
@@ -40,8 +40,6 @@ export interface InboxHandlerDependencies {
   pageTokens: PageTokens;
   clock: Clock;
   send: Omit<SendContext, "clock">;
-  /** Wakes the webhook delivery worker (after a redelivery). */
-  onDeliveriesEnqueued(): void;
   /** Webhooks one pod may have (`ServerOptions.webhooksPerPod`). */
   webhooksPerPod: number;
 }
@@ -411,7 +409,6 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       if (!queued) {
         throw notFound("Delivery", path.delivery_id, "delivery_id");
       }
-      deps.onDeliveriesEnqueued();
       return { status: 202, body: toWebhookDelivery(queued) };
     },
   };

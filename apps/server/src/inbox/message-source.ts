@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import MailComposer from "nodemailer/lib/mail-composer";
+import { mimeNodeBytes } from "../mail/mime-node-bytes.ts";
 import { FIELD_HEADERS } from "./field-headers.ts";
 
 /** What a message's RFC 5322 source is built from: the fields of the message record, with the attachments' bytes. */
@@ -26,7 +27,7 @@ const FIELD_NAME = /^[!-9;-~]+$/;
 /**
  * The RFC 5322 source of a message, built by Nodemailer's MailComposer with CRLF line ends. Its MIME boundaries
  * derive from the message id, so the same fields always make the same bytes. `Bcc` is written when the message has
- * it (the sender's copy); {@link withoutBcc} makes the copy a recipient sees.
+ * it (the sender's copy); `withoutBcc` (../without-bcc.ts) makes the copy a recipient sees.
  */
 export async function buildMessageSource(fields: SourceFields): Promise<Uint8Array> {
   const extraHeaders = Object.entries(fields.headers).filter(
@@ -51,39 +52,9 @@ export async function buildMessageSource(fields: SourceFields): Promise<Uint8Arr
       contentType: attachment.content_type,
       content: Buffer.from(attachment.content.buffer, attachment.content.byteOffset, attachment.content.byteLength),
     })),
-    newline: "\r\n",
     baseBoundary: createHash("sha256").update(fields.message_id).digest("hex").slice(0, 16),
   });
   const node = composer.compile();
   node.keepBcc = true;
-  return new Uint8Array(await node.build());
-}
-
-const HEADER_END = Buffer.from("\r\n\r\n");
-
-/**
- * The source without its `Bcc` field (and the field's folded lines): what the recipients of a message receive. A
- * source with no `Bcc` is answered unchanged.
- */
-export function withoutBcc(source: Uint8Array): Uint8Array {
-  const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
-  const headerEnd = bytes.indexOf(HEADER_END);
-  const headerLength = headerEnd === -1 ? bytes.length : headerEnd + 2;
-  const lines = bytes
-    .subarray(0, headerLength)
-    .toString("latin1")
-    .split(/(?<=\r\n)/);
-  const kept: string[] = [];
-  let inBcc = false;
-  for (const line of lines) {
-    const continues = line.startsWith(" ") || line.startsWith("\t");
-    inBcc = continues ? inBcc : /^bcc:/i.test(line);
-    if (!inBcc) {
-      kept.push(line);
-    }
-  }
-  if (kept.length === lines.length) {
-    return source;
-  }
-  return new Uint8Array(Buffer.concat([Buffer.from(kept.join(""), "latin1"), bytes.subarray(headerLength)]));
+  return new Uint8Array(await mimeNodeBytes(node));
 }

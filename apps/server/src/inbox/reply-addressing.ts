@@ -1,5 +1,5 @@
 import type { Message, SendMessageRequest } from "@pigeonhole/inbox-types";
-import { normalizeAddress } from "./addresses.ts";
+import { normalizeAddress } from "../mail/mail-address.ts";
 
 /** The bare address inside `Name <address>`, or the value itself when it is one. */
 export function bareAddress(value: string): string {

@@ -116,6 +116,58 @@ describe("sending", () => {
     expect(notMine.response.status).toBe(404);
   });
 
+  it("delivers to many inboxes hosted here at once, each copy with its own thread, attachment and source", async () => {
+    const other = await t.newInboxTenant();
+    const from = await newInbox(t.inbox, "fan-out");
+    const recipients: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      recipients.push(await newInbox(other, `fan-${i}`));
+    }
+    const content = Buffer.from("attached to every copy").toString("base64");
+    const sent = expectData(
+      await t.inbox.POST("/v0/inboxes/{inbox_id}/messages", {
+        params: { path: { inbox_id: from } },
+        body: {
+          to: recipients.slice(0, 6),
+          bcc: recipients.slice(6),
+          subject: "To all",
+          text: "Hello, all.",
+          attachments: [{ filename: "note.txt", content_type: "text/plain", content }],
+        },
+      }),
+    );
+    const threads = new Set<string>();
+    for (const inbox of recipients) {
+      const path = { inbox_id: inbox, message_id: sent.message_id };
+      const received = expectData(
+        await other.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", { params: { path } }),
+      );
+      threads.add(received.thread_id);
+      expect(received.inbox_id).toBe(inbox);
+      const [attachment] = received.attachments;
+      const download = await other.GET("/v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}", {
+        params: { path: { ...path, attachment_id: attachment?.attachment_id ?? "" } },
+        parseAs: "text",
+      });
+      expect(download.data).toBe("attached to every copy");
+      const raw = await other.GET("/v0/inboxes/{inbox_id}/messages/{message_id}/raw", {
+        params: { path },
+        parseAs: "text",
+      });
+      expect(raw.data).toContain("Subject: To all");
+      expect(raw.data).not.toMatch(/^Bcc:/im);
+    }
+    expect(threads.size).toBe(recipients.length);
+    const own = expectData(
+      await t.inbox.GET("/v0/inboxes/{inbox_id}/messages/{message_id}", {
+        params: { path: { inbox_id: from, message_id: sent.message_id } },
+      }),
+    );
+    expect(own.deliveries.map((delivery) => [delivery.address, delivery.status])).toEqual(
+      recipients.map((address) => [address, "local"]),
+    );
+  });
+
   it("lists messages newest first without bodies", async () => {
     const from = await newInbox(t.inbox, "lister");
     for (const text of ["one", "two", "three"]) {

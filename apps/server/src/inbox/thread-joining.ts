@@ -54,9 +54,15 @@ export async function joinThread(
   };
 }
 
-export async function saveThread(tx: SendTransaction, { thread, isNew }: JoinedThread): Promise<void> {
-  await (isNew ? tx.insertThread(toThreadColumns(thread)) : tx.updateThread(toThreadColumns(thread)));
+/** Stores threads as their copies leave them: the new ones together, each joined one updated. */
+export async function saveThreads(tx: SendTransaction, joined: readonly JoinedThread[]): Promise<void> {
+  await tx.insertThreads(joined.filter(({ isNew }) => isNew).map(({ thread }) => toThreadColumns(thread)));
+  for (const { thread } of joined.filter(({ isNew }) => !isNew)) {
+    await tx.updateThread(toThreadColumns(thread));
+  }
 }
+
+export const saveThread = (tx: SendTransaction, joined: JoinedThread): Promise<void> => saveThreads(tx, [joined]);
 
 /** Message ids in a `References` or `In-Reply-To` value. */
 export const messageIdsIn = (value: string | null | undefined): string[] =>

@@ -2,8 +2,8 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { ServiceName } from "../service-name.ts";
+import { KEY_ID } from "../storage/keys/key-id.ts";
 import type { KeyRecord, KeyStore } from "../storage/keys/key-store.ts";
-import { KEY_ID } from "./key-id.ts";
 import { KnownKeys } from "./known-keys.ts";
 
 export type { KeyRecord, ServiceName };

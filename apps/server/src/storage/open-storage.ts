@@ -27,6 +27,8 @@ import { loadOrCreateSecret } from "./secrets.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
 import { openSqlite } from "./sqlite/open-sqlite.ts";
 import { sqliteDialect } from "./sqlite/sqlite-dialect.ts";
+import type { CommitAnnouncer } from "./unit-of-work.ts";
+import { UnitsOfWork } from "./unit-of-work.ts";
 
 /** Everything the server stores, one store per caller, on one database. */
 export interface Storage {
@@ -55,6 +57,11 @@ export interface Storage {
     onReconnect: () => void,
     onError: (error: Error) => void,
   ): EventNotifications;
+  /**
+   * From now on, tells `announcer` what each committed send, received mail, mail outcome or redelivery stored for
+   * others (events, webhook deliveries, mail for the relay). Nobody hears until then.
+   */
+  announceCommitsTo(announcer: CommitAnnouncer): void;
   /** Counts rate-limit windows: in the database on PostgreSQL, so limits hold over all instances together. */
   readonly rateWindows: WindowCounter;
   /** A random secret shared by every instance, made on first use (see secrets.ts). */
@@ -107,19 +114,21 @@ export async function openStorage(location: string, options: StorageOptions = {}
 }
 
 function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string, rateWindows: WindowCounter): Storage {
+  const units = new UnitsOfWork(db, dialect);
   return {
     kind: dialect.name,
     description,
     keys: new SqlKeyStore(db),
     inboxes: new SqlInboxStore(db, dialect),
-    webhooks: new SqlWebhookStore(db, dialect),
-    sends: new SqlSendStore(db, dialect),
+    webhooks: new SqlWebhookStore(db, dialect, units),
+    sends: new SqlSendStore(dialect, units),
     outbox: new SqlDeliveryOutbox(db, dialect),
     mailQueue: new SqlMailQueue(db, dialect),
     forum: new SqlForumStore(db, dialect),
     events: new SqlEventLog(db, dialect),
     reset: new SqlDataReset(db, dialect),
     listenForEvents: () => ({ close: async () => {} }),
+    announceCommitsTo: (announcer) => units.announceTo(announcer),
     rateWindows,
     secret: (name) => loadOrCreateSecret(db, name),
     close: () => db.destroy(),

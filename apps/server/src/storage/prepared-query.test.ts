@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newTestDatabase, testBackend } from "../../test/support/test-database.ts";
 import type { ServerDatabase } from "./database.ts";
 import { openPostgres } from "./postgres/open-postgres.ts";
-import { PreparedQuery } from "./prepared-query.ts";
+import { PreparedInsert, PreparedQuery } from "./prepared-query.ts";
 import { openSqlite } from "./sqlite/open-sqlite.ts";
 
 let db: ServerDatabase;
@@ -88,5 +88,30 @@ describe("PreparedQuery", () => {
     await transaction;
     await outside;
     expect((await countMeta.first(db, { prefix: "tx%" }))?.count).toBe(2);
+  });
+});
+
+describe("PreparedInsert", () => {
+  it("writes every row with its own values, ten to a statement, each row count built once", async () => {
+    const counts: number[] = [];
+    const putMetas = new PreparedInsert((d, rows: readonly { key: string; value: string }[]) => {
+      counts.push(rows.length);
+      return d.insertInto("meta").values(rows.map((row) => ({ key: row.key, value: row.value })));
+    });
+    const rows = (prefix: string, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ key: `${prefix}${String(i).padStart(2, "0")}`, value: `v${i}` }));
+    await putMetas.execute(db, rows("many-", 23));
+    await putMetas.execute(db, rows("more-", 13));
+    await putMetas.execute(db, []);
+
+    const written = await db
+      .selectFrom("meta")
+      .select(["key", "value"])
+      .where("key", "like", "many-%")
+      .orderBy("key")
+      .execute();
+    expect(written).toEqual(rows("many-", 23));
+    expect((await countMeta.first(db, { prefix: "more-%" }))?.count).toBe(13);
+    expect(counts.sort((a, b) => a - b)).toEqual([3, 10]);
   });
 });

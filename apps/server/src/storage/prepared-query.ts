@@ -14,7 +14,7 @@ const isPlaceholder = (value: unknown): value is Placeholder =>
 interface Compiled<Row> {
   query: CompiledQuery<Row>;
   /** The statement's parameters for one call: the call's values where placeholders were, constants elsewhere. */
-  bind(params: object): readonly unknown[];
+  bind(parameter: (name: string) => unknown): readonly unknown[];
 }
 
 function compile<Params extends object, Row>(
@@ -28,10 +28,7 @@ function compile<Params extends object, Row>(
   const slots = query.parameters.map((value) => (isPlaceholder(value) ? value[PARAMETER] : undefined));
   return {
     query,
-    bind: (params) =>
-      slots.map((name, index) =>
-        name === undefined ? query.parameters[index] : (params as Record<string, unknown>)[name],
-      ),
+    bind: (parameter) => slots.map((name, index) => (name === undefined ? query.parameters[index] : parameter(name))),
   };
 }
 
@@ -57,13 +54,18 @@ export class PreparedQuery<Params extends object, Row> {
 
   /** Runs the query on `db` (the database or a transaction) with these values. */
   execute(db: ServerDatabase, params: Params): Promise<QueryResult<Row>> {
+    return this.executeWith(db, (name) => (params as Record<string, unknown>)[name]);
+  }
+
+  /** Runs the query with the value of each parameter `build` read, looked up by its name. */
+  executeWith(db: ServerDatabase, parameter: (name: string) => unknown): Promise<QueryResult<Row>> {
     const adapter = db.getExecutor().adapter;
     let compiled = this.#compiled.get(adapter);
     if (!compiled) {
       compiled = compile(db, this.#build);
       this.#compiled.set(adapter, compiled);
     }
-    return db.executeQuery<Row>({ ...compiled.query, parameters: compiled.bind(params) });
+    return db.executeQuery<Row>({ ...compiled.query, parameters: compiled.bind(parameter) });
   }
 
   async rows(db: ServerDatabase, params: Params): Promise<Row[]> {
@@ -88,4 +90,52 @@ export function preparedVariants<Shape extends string, Params extends object, Ro
     }
     return query;
   };
+}
+
+/** Rows written by one statement of a {@link PreparedInsert}: at most this many, so it has that many shapes at most. */
+const ROWS_PER_INSERT = 10;
+
+/**
+ * An INSERT of any number of rows: each statement writes up to ten of them, and each row count is a prepared query of
+ * its own (made on first use), so a write of many rows costs a statement per ten rows rather than one per row.
+ * `build` gets stand-ins for the rows and writes their fields as the inserted values (`rows.map((row) => ({...}))`),
+ * each passed to Kysely unchanged, as {@link PreparedQuery} requires.
+ */
+export class PreparedInsert<Row extends object> {
+  readonly #byCount: (count: string) => PreparedQuery<Record<string, unknown>, unknown>;
+  /** Which row and field each parameter's name stands for, as `build` read them. */
+  readonly #fields = new Map<string, { index: number; field: string }>();
+
+  constructor(build: (db: ServerDatabase, rows: readonly Row[]) => Compilable<unknown>) {
+    this.#byCount = preparedVariants(
+      (count: string) =>
+        new PreparedQuery((db, params: Record<string, unknown>) =>
+          build(
+            db,
+            Array.from({ length: Number(count) }, (_, index) => this.#standIn(params, index)),
+          ),
+        ),
+    );
+  }
+
+  async execute(db: ServerDatabase, rows: readonly Row[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      await this.#byCount(String(chunk.length)).executeWith(db, (name) => {
+        const slot = this.#fields.get(name);
+        return slot && (chunk[slot.index] as Record<string, unknown>)[slot.field];
+      });
+    }
+  }
+
+  /** Row `index` of a statement: each field it is asked for is a parameter of its own. */
+  #standIn(params: Record<string, unknown>, index: number): Row {
+    return new Proxy({} as Row, {
+      get: (_target, field) => {
+        const name = `${index}:${String(field)}`;
+        this.#fields.set(name, { index, field: String(field) });
+        return params[name];
+      },
+    });
+  }
 }

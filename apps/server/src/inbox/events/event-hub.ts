@@ -1,4 +1,5 @@
 import type { ServerLogger } from "../../logger.ts";
+import { DEFAULT_EVENT_POLL_MS } from "../../options/defaults.ts";
 import type { EventLog, LoggedEvent } from "../../storage/inbox/event-log.ts";
 
 /** One connection's subscription, as the hub feeds it. */
@@ -126,7 +127,7 @@ export class EventHub {
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: EventHubOptions) {
-    this.#options = { pollMs: 2_000, batchSize: 500, ...options };
+    this.#options = { pollMs: DEFAULT_EVENT_POLL_MS, batchSize: 500, ...options };
   }
 
   start(): void {

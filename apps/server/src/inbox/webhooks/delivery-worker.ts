@@ -1,6 +1,7 @@
 import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
+import { DEFAULT_WEBHOOK_CLAIM_MS } from "../../options/defaults.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
 import { deliveryGroup } from "../../storage/inbox/delivery-outbox.ts";
 import { ClaimLoop } from "../../work-queue/claim-loop.ts";
@@ -40,7 +41,7 @@ export interface DeliveryWorkerOptions {
   concurrencyPerPod?: number;
   /**
    * How long a claim holds: if this instance stops without handing its claims back (a crash), other instances take
-   * its deliveries after this long. It must exceed the attempt timeout. Default 60 s.
+   * its deliveries after this long. It must exceed the attempt timeout. Default {@link DEFAULT_WEBHOOK_CLAIM_MS}.
    */
   claimMs?: number;
   /** Makes one attempt and tells its outcome. Default: a signed POST to the webhook's URL. */
@@ -68,7 +69,7 @@ export class WebhookDeliveryWorker {
   readonly #aborts = new Set<AbortController>();
 
   constructor(options: DeliveryWorkerOptions) {
-    const claimMs = options.claimMs ?? 60_000;
+    const claimMs = options.claimMs ?? DEFAULT_WEBHOOK_CLAIM_MS;
     // An attempt ends well within its claim, so no other instance takes over a delivery still being attempted.
     const attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(15_000, Math.floor(claimMs / 2));
     if (claimMs <= attemptTimeoutMs) {

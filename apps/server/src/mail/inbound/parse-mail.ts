@@ -1,7 +1,6 @@
 import type { AddressObject, HeaderLines, ParsedMail } from "mailparser";
 import { simpleParser } from "mailparser";
-import { formatSender } from "../../inbox/addresses.ts";
-import { FIELD_HEADERS } from "../../inbox/field-headers.ts";
+import { formatSender } from "../mail-address.ts";
 import { MAX_HEADER_SECTION_BYTES } from "./header-limits.ts";
 import { RefusedMessageError } from "./refused-message-error.ts";
 
@@ -21,7 +20,7 @@ export interface ParsedMessage {
   html: string | null;
   inReplyTo: string | null;
   references: string[];
-  /** Every other header, by its name as written, unfolded; a repeated header keeps its last value. */
+  /** Every header, by its name as written, unfolded; a repeated header keeps its last value. */
   headers: Record<string, string>;
   /** Attachments and inline parts (images of the html), decoded. */
   attachments: { filename: string; contentType: string; content: Buffer }[];
@@ -38,7 +37,7 @@ function headersOf(lines: HeaderLines): Record<string, string> {
   for (const { line } of lines) {
     const colon = line.indexOf(":");
     const name = line.slice(0, colon).trim();
-    if (colon > 0 && !FIELD_HEADERS.has(name.toLowerCase())) {
+    if (colon > 0) {
       headers[name] = line
         .slice(colon + 1)
         .replace(/\r?\n[ \t]+/g, " ")

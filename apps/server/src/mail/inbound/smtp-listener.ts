@@ -1,11 +1,9 @@
 import type { AddressInfo } from "node:net";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { SMTPServer } from "smtp-server";
-import { normalizeAddress } from "../../inbox/addresses.ts";
 import type { ServerLogger } from "../../logger.ts";
+import { normalizeAddress } from "../mail-address.ts";
 import { HeaderSectionWatch, headerRefusal } from "./header-limits.ts";
-import type { ReceiveContext } from "./receive-message.ts";
-import { receiveMessage } from "./receive-message.ts";
 import { RefusedMessageError } from "./refused-message-error.ts";
 
 export interface SmtpListenerOptions {
@@ -24,8 +22,20 @@ export interface SmtpListenerOptions {
   domains: readonly string[];
   /** Whether an address is an inbox hosted here. */
   isHosted(address: string): Promise<boolean>;
-  receive: ReceiveContext;
+  /**
+   * Stores a message; the listener answers 250 once it resolves. A {@link RefusedMessageError} is answered with its
+   * reply, any other failure with 451.
+   */
+  receive(mail: ReceivedMail): Promise<unknown>;
   logger: ServerLogger;
+}
+
+/** A message as it arrived: what the listener hands over to be stored. */
+export interface ReceivedMail {
+  /** The exact bytes received after DATA: kept as the message's source. */
+  raw: Buffer;
+  /** The envelope recipients (RCPT TO), each an inbox hosted here. */
+  recipients: readonly string[];
 }
 
 export interface RunningSmtpListener {
@@ -153,7 +163,7 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
           }
           try {
             const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
-            await receiveMessage(options.receive, { raw: data.raw, recipients });
+            await options.receive({ raw: data.raw, recipients });
             callback(null, "2.0.0 Ok: stored");
           } catch (error) {
             if (error instanceof RefusedMessageError) {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestStorage } from "../../../test/support/test-database.ts";
 import { isoTimestamp } from "../../clock.ts";
-import { DEFAULT_COMMUNITY } from "../../forum/default-community.ts";
 import { hotRank } from "../../forum/hot-rank.ts";
 import { newUuid } from "../../ids.ts";
 import type { Storage } from "../open-storage.ts";
+import { DEFAULT_COMMUNITY } from "./default-community.ts";
 import type { ForumStore } from "./forum-store.ts";
 
 // The hot rank column follows the anchor's formula as votes of many agents arrive.

@@ -268,6 +268,15 @@ const forumQueries = perDialect((dialect) => ({
   voteOf: new PreparedQuery((db, p: { postId: string; agentId: string }) =>
     db.selectFrom("forum_votes").select("direction").where("post_id", "=", p.postId).where("agent_id", "=", p.agentId),
   ),
+  postWithVote: new PreparedQuery((db, p: { postId: string; agentId: string }) =>
+    db
+      .selectFrom("forum_posts as p")
+      .leftJoin("forum_votes as v", (join) =>
+        join.onRef("v.post_id", "=", "p.post_id").on("v.agent_id", "=", p.agentId),
+      )
+      .select(["p.upvotes", "p.downvotes", "p.created_at", "p.author_id", "v.direction"])
+      .where("p.post_id", "=", p.postId),
+  ),
   insertVote: new PreparedQuery(
     (db, p: { postId: string; agentId: string; direction: VoteDirectionValue; at: string }) =>
       db
@@ -516,14 +525,14 @@ export class SqlForumStore implements ForumStore {
   ): Promise<VoteResult | "self" | null> {
     const q = this.#q;
     return this.#inTransaction(async (trx) => {
-      const post = await q.postForVote.first(trx, { postId });
+      const post = await this.#postForVote(trx, postId, agentId);
       if (!post) {
         return null;
       }
       if (post.author_id === agentId) {
         return "self" as const;
       }
-      const existing = await q.voteOf.first(trx, { postId, agentId });
+      const existing = post.direction;
       let { upvotes, downvotes } = post;
       const count = (d: VoteDirectionValue, delta: number) => {
         if (d === "up") {
@@ -533,17 +542,17 @@ export class SqlForumStore implements ForumStore {
         }
       };
       let outcome: Pick<VoteResult, "vote" | "action">;
-      if (!existing) {
+      if (existing === null) {
         await q.insertVote.execute(trx, { postId, agentId, direction, at });
         count(direction, 1);
         outcome = { vote: direction, action: direction === "up" ? "upvoted" : "downvoted" };
-      } else if (existing.direction === direction) {
+      } else if (existing === direction) {
         await q.deleteVote.execute(trx, { postId, agentId });
         count(direction, -1);
         outcome = { vote: null, action: "removed" };
       } else {
         await q.changeVote.execute(trx, { postId, agentId, direction, at });
-        count(existing.direction, -1);
+        count(existing, -1);
         count(direction, 1);
         outcome = { vote: direction, action: "changed" };
       }
@@ -555,6 +564,21 @@ export class SqlForumStore implements ForumStore {
       });
       return { ...outcome, upvotes, downvotes };
     });
+  }
+
+  /**
+   * The post a vote changes, locked until the transaction ends, with the voter's vote on it (null when none). On
+   * PostgreSQL the vote is read by a statement of its own once the post is locked: a statement reads what was
+   * committed when it started, before it waited for the lock, and would miss a vote by the same agent committed in
+   * the meantime. SQLite runs one transaction at a time, so one statement reads both.
+   */
+  async #postForVote(trx: ServerDatabase, postId: string, agentId: string) {
+    const q = this.#q;
+    if (this.#dialect.name === "sqlite") {
+      return q.postWithVote.first(trx, { postId, agentId });
+    }
+    const post = await q.postForVote.first(trx, { postId });
+    return post && { ...post, direction: (await q.voteOf.first(trx, { postId, agentId }))?.direction ?? null };
   }
 
   /** Runs `work` in a transaction: a new one, or the one this store was made on (an idempotent write's). */

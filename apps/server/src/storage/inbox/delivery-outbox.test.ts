@@ -7,6 +7,7 @@ import { postgresDialect } from "../postgres/postgres-dialect.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { openSqlite } from "../sqlite/open-sqlite.ts";
 import { sqliteDialect } from "../sqlite/sqlite-dialect.ts";
+import { UnitsOfWork } from "../unit-of-work.ts";
 import type { ClaimedDelivery } from "./delivery-outbox.ts";
 import { deliveryGroup, enqueueDeliveries, SqlDeliveryOutbox } from "./delivery-outbox.ts";
 import { SqlWebhookStore } from "./webhook-store.ts";
@@ -34,7 +35,7 @@ beforeEach(async () => {
 
 /** Gives `pod` a webhook and `count` due deliveries to it, the earliest due at `firstDueMs`, one a millisecond. */
 async function podWithDeliveries(pod: string, count: number, firstDueMs: number): Promise<void> {
-  const webhooks = new SqlWebhookStore(db, dialect);
+  const webhooks = new SqlWebhookStore(db, dialect, new UnitsOfWork(db, dialect));
   const webhookId = `wh_${pod}`;
   await webhooks.createWebhook(
     pod,

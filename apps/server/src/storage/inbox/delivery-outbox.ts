@@ -3,7 +3,7 @@ import { randomBase62 } from "../../ids.ts";
 import type { ClaimableRows, ClaimQueue, ClaimRequest, ClaimShare, GroupedCandidate } from "../claimed-rows.ts";
 import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
-import { PreparedQuery } from "../prepared-query.ts";
+import { PreparedInsert } from "../prepared-query.ts";
 import type { DatabaseSchema, DeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -71,33 +71,36 @@ export interface DeliveryOutbox extends ClaimQueue<ClaimedDelivery> {
 /** The public id of a webhook delivery. */
 const newDeliveryId = (): string => `dlv_${randomBase62(16)}`;
 
-const insertDelivery = new PreparedQuery((db, p: NewDelivery & { deliveryId: string; at: string; nowMs: number }) =>
-  db.insertInto("webhook_deliveries").values({
-    delivery_id: p.deliveryId,
-    webhook_id: p.webhookId,
-    inbox_id: p.inboxId,
-    event_id: p.eventId,
-    event_type: p.eventType,
-    payload: p.payload,
-    status: "pending",
-    attempts: 0,
-    next_attempt_at_ms: p.nowMs,
-    created_at: p.at,
-    updated_at: p.at,
-  }),
+const insertDeliveries = new PreparedInsert(
+  (db, rows: readonly (NewDelivery & { deliveryId: string; at: string; nowMs: number })[]) =>
+    db.insertInto("webhook_deliveries").values(
+      rows.map((p) => ({
+        delivery_id: p.deliveryId,
+        webhook_id: p.webhookId,
+        inbox_id: p.inboxId,
+        event_id: p.eventId,
+        event_type: p.eventType,
+        payload: p.payload,
+        status: "pending" as const,
+        attempts: 0,
+        next_attempt_at_ms: p.nowMs,
+        created_at: p.at,
+        updated_at: p.at,
+      })),
+    ),
 );
 
 /** Adds pending deliveries, due at once (inside the transaction that raised the event). */
-export async function enqueueDeliveries(
+export function enqueueDeliveries(
   db: ServerDatabase,
   deliveries: readonly NewDelivery[],
   at: string,
   nowMs: number,
 ): Promise<void> {
-  // One row per statement: a multi-row insert would be a new statement for every number of rows.
-  for (const delivery of deliveries) {
-    await insertDelivery.execute(db, { ...delivery, deliveryId: newDeliveryId(), at, nowMs });
-  }
+  return insertDeliveries.execute(
+    db,
+    deliveries.map((delivery) => ({ ...delivery, deliveryId: newDeliveryId(), at, nowMs })),
+  );
 }
 
 const DELIVERY_ROWS = { table: "webhook_deliveries", waiting: ["pending"] } satisfies ClaimableRows;

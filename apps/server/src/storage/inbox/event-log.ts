@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import type { ServerDatabase } from "../database.ts";
+import { PreparedInsert, PreparedQuery } from "../prepared-query.ts";
 import type { DatabaseSchema } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -38,6 +39,30 @@ export interface EventLog {
   pruneOlderThan(beforeMs: number, limit: number): Promise<number>;
 }
 
+const advancePosition = new PreparedQuery((db, p: { podId: string; count: number }) =>
+  db
+    .insertInto("event_positions")
+    .values({ pod_id: p.podId, last_seq: p.count })
+    .onConflict((oc) =>
+      oc.column("pod_id").doUpdateSet((eb) => ({ last_seq: eb("event_positions.last_seq", "+", p.count) })),
+    )
+    .returning("last_seq"),
+);
+
+const insertEvents = new PreparedInsert((db, rows: readonly (NewEvent & { podSeq: number; nowMs: number })[]) =>
+  db.insertInto("events").values(
+    rows.map((p) => ({
+      pod_id: p.podId,
+      pod_seq: p.podSeq,
+      event_id: p.eventId,
+      inbox_id: p.inboxId,
+      event_type: p.eventType,
+      payload: p.payload,
+      created_at_ms: p.nowMs,
+    })),
+  ),
+);
+
 /**
  * Writes a send's events inside its transaction. Each pod's counter row is locked until the send commits, pods in a
  * fixed order so that two sends never wait for each other in a circle; the positions handed out are therefore in
@@ -52,29 +77,15 @@ export async function appendEvents(
   const pods = [...new Set(events.map((event) => event.podId))].sort();
   for (const podId of pods) {
     const ofPod = events.filter((event) => event.podId === podId);
-    const row = await trx
-      .insertInto("event_positions")
-      .values({ pod_id: podId, last_seq: ofPod.length })
-      .onConflict((oc) =>
-        oc.column("pod_id").doUpdateSet((eb) => ({ last_seq: eb("event_positions.last_seq", "+", ofPod.length) })),
-      )
-      .returning("last_seq")
-      .executeTakeFirstOrThrow();
-    const first = Number(row.last_seq) - ofPod.length + 1;
-    for (const [index, event] of ofPod.entries()) {
-      await trx
-        .insertInto("events")
-        .values({
-          pod_id: podId,
-          pod_seq: first + index,
-          event_id: event.eventId,
-          inbox_id: event.inboxId,
-          event_type: event.eventType,
-          payload: event.payload,
-          created_at_ms: nowMs,
-        })
-        .execute();
+    const row = await advancePosition.first(trx, { podId, count: ofPod.length });
+    if (!row) {
+      throw new Error(`The event position of pod ${podId} was not stored.`);
     }
+    const first = Number(row.last_seq) - ofPod.length + 1;
+    await insertEvents.execute(
+      trx,
+      ofPod.map((event, index) => ({ ...event, podSeq: first + index, nowMs })),
+    );
     await dialect.notifyOnCommit(trx, EVENT_CHANNEL, podId);
   }
 }

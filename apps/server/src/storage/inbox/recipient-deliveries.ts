@@ -1,6 +1,6 @@
 import type { RecipientDelivery } from "@pigeonhole/inbox-types";
 import type { ServerDatabase } from "../database.ts";
-import { PreparedQuery } from "../prepared-query.ts";
+import { PreparedInsert, PreparedQuery } from "../prepared-query.ts";
 import type { RecipientDeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
@@ -19,28 +19,24 @@ export interface NewRecipientDelivery {
   nextAttemptAtMs: number | null;
 }
 
-const insertRow = new PreparedQuery((db, p: NewRecipientDelivery) =>
-  db.insertInto("recipient_deliveries").values({
-    pod_id: p.podId,
-    inbox_id: p.inboxId,
-    message_id: p.messageId,
-    address: p.address,
-    status: p.status,
-    smtp_reply: null,
-    attempts: 0,
-    updated_at: p.updatedAt,
-    next_attempt_at_ms: p.nextAttemptAtMs,
-  }),
+const insertRows = new PreparedInsert((db, rows: readonly NewRecipientDelivery[]) =>
+  db.insertInto("recipient_deliveries").values(
+    rows.map((p) => ({
+      pod_id: p.podId,
+      inbox_id: p.inboxId,
+      message_id: p.messageId,
+      address: p.address,
+      status: p.status,
+      smtp_reply: null,
+      attempts: 0,
+      updated_at: p.updatedAt,
+      next_attempt_at_ms: p.nextAttemptAtMs,
+    })),
+  ),
 );
 
-export async function insertRecipientDeliveries(
-  db: ServerDatabase,
-  rows: readonly NewRecipientDelivery[],
-): Promise<void> {
-  // One row per statement: a multi-row insert would be a new statement for every number of rows.
-  for (const row of rows) {
-    await insertRow.execute(db, row);
-  }
+export function insertRecipientDeliveries(db: ServerDatabase, rows: readonly NewRecipientDelivery[]): Promise<void> {
+  return insertRows.execute(db, rows);
 }
 
 const queries = perDialect((dialect) => ({

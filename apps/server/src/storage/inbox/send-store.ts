@@ -1,9 +1,9 @@
 import type { Insertable, Transaction } from "kysely";
-import type { ServerDatabase } from "../database.ts";
-import { PreparedQuery } from "../prepared-query.ts";
+import { PreparedInsert, PreparedQuery } from "../prepared-query.ts";
 import type { AttachmentTable, DatabaseSchema, InboxRow, MessageTable, ThreadRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
+import type { UnitOfWork, UnitsOfWork } from "../unit-of-work.ts";
 import type { NewDelivery } from "./delivery-outbox.ts";
 import { enqueueDeliveries } from "./delivery-outbox.ts";
 import type { NewEvent } from "./event-log.ts";
@@ -18,6 +18,12 @@ export type NewAttachmentRow = Insertable<AttachmentTable>;
 /** A thread as the send writes it: every column but the row number. */
 export type ThreadColumns = Omit<ThreadRow, "seq">;
 
+export interface NewMessageSource {
+  inboxId: string;
+  messageId: string;
+  source: Uint8Array;
+}
+
 export interface IdempotencyRecord {
   requestHash: string;
   messageId: string;
@@ -27,42 +33,51 @@ export interface IdempotencyRecord {
 /** The outcome of claiming an Idempotency-Key: this send owns it, or an earlier send (in its window) already did. */
 export type IdempotencyClaim = { claimed: true } | { earlier: IdempotencyRecord };
 
+/** An enabled webhook of a pod and what it subscribes to (null: every event type, or every inbox). */
+export interface WebhookSubscription {
+  webhookId: string;
+  eventTypes: string[] | null;
+  inboxIds: string[] | null;
+}
+
 /** Storage operations that take part in a send, all inside one transaction. */
 export interface SendTransaction {
+  /** The pod's inbox with this address, or null when the pod has none (any more). */
   findInbox(podId: string, inboxId: string): Promise<InboxRow | null>;
   /** The inboxes hosted here among these addresses (lowercase). */
   findInboxesByAddress(addresses: readonly string[]): Promise<{ inboxId: string; podId: string }[]>;
   /**
-   * Claims the key for this send. A record older than `notBeforeMs` has expired and is taken over. A send on another
-   * instance holding the same key waits here until that send commits (and then sees its record) or rolls back.
+   * Claims the key for this send, recording the ids it answers with from now on (they are stored by the same
+   * transaction). A record older than `notBeforeMs` has expired and is taken over. A send on another instance holding
+   * the same key waits here until that send commits (and then sees its record) or rolls back.
    */
   claimIdempotencyKey(
     podId: string,
     key: string,
-    requestHash: string,
+    record: IdempotencyRecord,
     atMs: number,
     notBeforeMs: number,
   ): Promise<IdempotencyClaim>;
-  /** Writes the ids the claimed key answers with from now on. */
-  completeIdempotencyKey(podId: string, key: string, messageId: string, threadId: string): Promise<void>;
   /** Counts one send on the pod's day and answers the day's count, this send included. */
   countSend(podId: string, day: string): Promise<number>;
   /** The thread, in this inbox, of the first of these message ids found there, locked until the send commits. */
   findThreadOfMessages(inboxId: string, messageIds: readonly string[]): Promise<ThreadRow | null>;
-  insertThread(thread: ThreadColumns): Promise<void>;
+  insertThreads(threads: readonly ThreadColumns[]): Promise<void>;
   updateThread(thread: ThreadColumns): Promise<void>;
-  insertMessage(message: NewMessageRow): Promise<void>;
+  insertMessages(messages: readonly NewMessageRow[]): Promise<void>;
   /** Whether the inbox already holds a copy of this message id. */
   holdsMessage(inboxId: string, messageId: string): Promise<boolean>;
-  /** Stores attachments of one copy, each row under the inbox holding the copy. */
+  /** Stores attachments of copies, each row under the inbox holding its copy. */
   insertAttachments(attachments: readonly NewAttachmentRow[]): Promise<void>;
+  /** Keeps the RFC 5322 sources of copies of a new message id, each under the inbox holding the copy. */
+  insertMessageSources(sources: readonly NewMessageSource[]): Promise<void>;
   /**
    * Keeps the RFC 5322 source of the copy of a message id in one inbox. False when that inbox already has one (the
    * same mail received again, or a concurrent arrival of it that committed first): the first is kept.
    */
   insertMessageSource(inboxId: string, messageId: string, source: Uint8Array): Promise<boolean>;
-  /** Enabled webhooks of the pod subscribed to this event type for this inbox, oldest first. */
-  findSubscribedWebhooks(podId: string, eventType: string, inboxId: string): Promise<string[]>;
+  /** The pod's enabled webhooks, oldest first. */
+  findEnabledWebhooks(podId: string): Promise<WebhookSubscription[]>;
   enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number): Promise<void>;
   /** Adds the send's events to the event log (see event-log.ts). */
   appendEvents(events: readonly NewEvent[], nowMs: number): Promise<void>;
@@ -72,39 +87,97 @@ export interface SendTransaction {
   recordMailAttempt(seq: number, claimant: string, state: MailAttemptState): Promise<boolean>;
 }
 
-/** Runs sends: each in one transaction, all of it stored or none. */
+/**
+ * Runs sends: each in one transaction, all of it stored or none, as a unit of work: once it commits, what it stored
+ * for others (events, webhook deliveries, mail for the relay) is announced (see unit-of-work.ts).
+ */
 export interface SendStore {
   inSendTransaction<T>(work: (tx: SendTransaction) => Promise<T>): Promise<T>;
 }
-
-const MAX_ATTEMPTS = 3;
 
 const parseNullableList = (json: string | null): string[] | null =>
   json === null ? null : (JSON.parse(json) as string[]);
 
 export class SqlSendStore implements SendStore {
-  readonly #db: ServerDatabase;
   readonly #dialect: SqlDialect;
+  readonly #units: UnitsOfWork;
 
-  constructor(db: ServerDatabase, dialect: SqlDialect) {
-    this.#db = db;
+  constructor(dialect: SqlDialect, units: UnitsOfWork) {
     this.#dialect = dialect;
+    this.#units = units;
   }
 
-  async inSendTransaction<T>(work: (tx: SendTransaction) => Promise<T>): Promise<T> {
+  inSendTransaction<T>(work: (tx: SendTransaction) => Promise<T>): Promise<T> {
     // Two sends that lock the same threads in opposite orders deadlock on PostgreSQL; the database aborts one, which
     // is then run again from the start.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.#db.transaction().execute((trx) => work(new SqlSendTransaction(trx, this.#dialect)));
-      } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !this.#dialect.isTransientConflict(error)) {
-          throw error;
-        }
-      }
-    }
+    return this.#units.run((trx, unit) => work(new SqlSendTransaction(trx, this.#dialect, unit)));
   }
 }
+
+const insertThreads = new PreparedInsert((db, rows: readonly ThreadColumns[]) =>
+  db.insertInto("threads").values(
+    rows.map((p) => ({
+      thread_id: p.thread_id,
+      inbox_id: p.inbox_id,
+      subject: p.subject,
+      participants: p.participants,
+      labels: p.labels,
+      message_count: p.message_count,
+      last_message_at: p.last_message_at,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    })),
+  ),
+);
+
+const insertMessages = new PreparedInsert((db, rows: readonly NewMessageRow[]) =>
+  db.insertInto("messages").values(
+    rows.map((p) => ({
+      inbox_id: p.inbox_id,
+      message_id: p.message_id,
+      thread_id: p.thread_id,
+      labels: p.labels,
+      sender: p.sender,
+      to_addresses: p.to_addresses,
+      cc_addresses: p.cc_addresses,
+      bcc_addresses: p.bcc_addresses,
+      reply_to_addresses: p.reply_to_addresses,
+      subject: p.subject,
+      preview: p.preview,
+      text_body: p.text_body,
+      html_body: p.html_body,
+      in_reply_to: p.in_reply_to,
+      reference_ids: p.reference_ids,
+      headers: p.headers,
+      size: p.size,
+      timestamp: p.timestamp,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    })),
+  ),
+);
+
+const insertAttachments = new PreparedInsert((db, rows: readonly NewAttachmentRow[]) =>
+  db.insertInto("attachments").values(
+    rows.map((p) => ({
+      inbox_id: p.inbox_id,
+      message_id: p.message_id,
+      attachment_id: p.attachment_id,
+      position: p.position,
+      filename: p.filename,
+      content_type: p.content_type,
+      size: p.size,
+      content: p.content,
+    })),
+  ),
+);
+
+const insertSources = new PreparedInsert((db, rows: readonly NewMessageSource[]) =>
+  db
+    .insertInto("message_sources")
+    .values(rows.map((p) => ({ inbox_id: p.inboxId, message_id: p.messageId, source: p.source })))
+    .onConflict((oc) => oc.columns(["inbox_id", "message_id"]).doNothing()),
+);
 
 /** The send's queries, prepared once per dialect (see prepared-query.ts). */
 const sendQueries = perDialect((dialect) => ({
@@ -115,21 +188,26 @@ const sendQueries = perDialect((dialect) => ({
     db.selectFrom("inboxes").select(["inbox_id", "pod_id"]).where(dialect.inList("inbox_id", p.addresses)),
   ),
   claimKey: new PreparedQuery(
-    (db, p: { podId: string; key: string; requestHash: string; atMs: number; notBeforeMs: number }) =>
+    (db, p: IdempotencyRecord & { podId: string; key: string; atMs: number; notBeforeMs: number }) =>
       db
         .insertInto("idempotency_keys")
         .values({
           pod_id: p.podId,
           idempotency_key: p.key,
           request_hash: p.requestHash,
-          message_id: "",
-          thread_id: "",
+          message_id: p.messageId,
+          thread_id: p.threadId,
           created_at_ms: p.atMs,
         })
         .onConflict((oc) =>
           oc
             .columns(["pod_id", "idempotency_key"])
-            .doUpdateSet({ request_hash: p.requestHash, message_id: "", thread_id: "", created_at_ms: p.atMs })
+            .doUpdateSet({
+              request_hash: p.requestHash,
+              message_id: p.messageId,
+              thread_id: p.threadId,
+              created_at_ms: p.atMs,
+            })
             .where("idempotency_keys.created_at_ms", "<", p.notBeforeMs),
         )
         .returning("pod_id"),
@@ -138,13 +216,6 @@ const sendQueries = perDialect((dialect) => ({
     db
       .selectFrom("idempotency_keys")
       .select(["request_hash", "message_id", "thread_id"])
-      .where("pod_id", "=", p.podId)
-      .where("idempotency_key", "=", p.key),
-  ),
-  completeKey: new PreparedQuery((db, p: { podId: string; key: string; messageId: string; threadId: string }) =>
-    db
-      .updateTable("idempotency_keys")
-      .set({ message_id: p.messageId, thread_id: p.threadId })
       .where("pod_id", "=", p.podId)
       .where("idempotency_key", "=", p.key),
   ),
@@ -167,19 +238,6 @@ const sendQueries = perDialect((dialect) => ({
   lockedThread: new PreparedQuery((db, p: { threadId: string }) =>
     dialect.lockRows(db.selectFrom("threads").selectAll().where("thread_id", "=", p.threadId)),
   ),
-  insertThread: new PreparedQuery((db, p: ThreadColumns) =>
-    db.insertInto("threads").values({
-      thread_id: p.thread_id,
-      inbox_id: p.inbox_id,
-      subject: p.subject,
-      participants: p.participants,
-      labels: p.labels,
-      message_count: p.message_count,
-      last_message_at: p.last_message_at,
-      created_at: p.created_at,
-      updated_at: p.updated_at,
-    }),
-  ),
   updateThread: new PreparedQuery((db, p: ThreadColumns) =>
     db
       .updateTable("threads")
@@ -193,44 +251,8 @@ const sendQueries = perDialect((dialect) => ({
       })
       .where("thread_id", "=", p.thread_id),
   ),
-  insertMessage: new PreparedQuery((db, p: NewMessageRow) =>
-    db.insertInto("messages").values({
-      inbox_id: p.inbox_id,
-      message_id: p.message_id,
-      thread_id: p.thread_id,
-      labels: p.labels,
-      sender: p.sender,
-      to_addresses: p.to_addresses,
-      cc_addresses: p.cc_addresses,
-      bcc_addresses: p.bcc_addresses,
-      reply_to_addresses: p.reply_to_addresses,
-      subject: p.subject,
-      preview: p.preview,
-      text_body: p.text_body,
-      html_body: p.html_body,
-      in_reply_to: p.in_reply_to,
-      reference_ids: p.reference_ids,
-      headers: p.headers,
-      size: p.size,
-      timestamp: p.timestamp,
-      created_at: p.created_at,
-      updated_at: p.updated_at,
-    }),
-  ),
   messageOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string }) =>
     db.selectFrom("messages").select("seq").where("inbox_id", "=", p.inboxId).where("message_id", "=", p.messageId),
-  ),
-  insertAttachment: new PreparedQuery((db, p: NewAttachmentRow) =>
-    db.insertInto("attachments").values({
-      inbox_id: p.inbox_id,
-      message_id: p.message_id,
-      attachment_id: p.attachment_id,
-      position: p.position,
-      filename: p.filename,
-      content_type: p.content_type,
-      size: p.size,
-      content: p.content,
-    }),
   ),
   insertSource: new PreparedQuery((db, p: { inboxId: string; messageId: string; source: Uint8Array }) =>
     db
@@ -253,11 +275,13 @@ class SqlSendTransaction implements SendTransaction {
   readonly #trx: Transaction<DatabaseSchema>;
   readonly #dialect: SqlDialect;
   readonly #q: ReturnType<typeof sendQueries>;
+  readonly #unit: UnitOfWork;
 
-  constructor(trx: Transaction<DatabaseSchema>, dialect: SqlDialect) {
+  constructor(trx: Transaction<DatabaseSchema>, dialect: SqlDialect, unit: UnitOfWork) {
     this.#trx = trx;
     this.#dialect = dialect;
     this.#q = sendQueries(dialect);
+    this.#unit = unit;
   }
 
   async findInbox(podId: string, inboxId: string) {
@@ -275,11 +299,11 @@ class SqlSendTransaction implements SendTransaction {
   async claimIdempotencyKey(
     podId: string,
     key: string,
-    requestHash: string,
+    record: IdempotencyRecord,
     atMs: number,
     notBeforeMs: number,
   ): Promise<IdempotencyClaim> {
-    if (await this.#q.claimKey.first(this.#trx, { podId, key, requestHash, atMs, notBeforeMs })) {
+    if (await this.#q.claimKey.first(this.#trx, { ...record, podId, key, atMs, notBeforeMs })) {
       return { claimed: true };
     }
     const earlier = await this.#q.keyRecord.first(this.#trx, { podId, key });
@@ -289,10 +313,6 @@ class SqlSendTransaction implements SendTransaction {
     return {
       earlier: { requestHash: earlier.request_hash, messageId: earlier.message_id, threadId: earlier.thread_id },
     };
-  }
-
-  async completeIdempotencyKey(podId: string, key: string, messageId: string, threadId: string) {
-    await this.#q.completeKey.execute(this.#trx, { podId, key, messageId, threadId });
   }
 
   async countSend(podId: string, day: string) {
@@ -324,54 +344,58 @@ class SqlSendTransaction implements SendTransaction {
     return null;
   }
 
-  async insertThread(thread: ThreadColumns) {
-    await this.#q.insertThread.execute(this.#trx, thread);
+  insertThreads(threads: readonly ThreadColumns[]) {
+    return insertThreads.execute(this.#trx, threads);
   }
 
   async updateThread(thread: ThreadColumns) {
     await this.#q.updateThread.execute(this.#trx, thread);
   }
 
-  async insertMessage(message: NewMessageRow) {
-    await this.#q.insertMessage.execute(this.#trx, message);
+  insertMessages(messages: readonly NewMessageRow[]) {
+    return insertMessages.execute(this.#trx, messages);
   }
 
   async holdsMessage(inboxId: string, messageId: string) {
     return (await this.#q.messageOfInbox.first(this.#trx, { inboxId, messageId })) !== undefined;
   }
 
-  async insertAttachments(attachments: readonly NewAttachmentRow[]) {
-    // One row per statement: a multi-row insert would be a new statement for every number of rows.
-    for (const attachment of attachments) {
-      await this.#q.insertAttachment.execute(this.#trx, attachment);
-    }
+  insertAttachments(attachments: readonly NewAttachmentRow[]) {
+    return insertAttachments.execute(this.#trx, attachments);
+  }
+
+  insertMessageSources(sources: readonly NewMessageSource[]) {
+    return insertSources.execute(this.#trx, sources);
   }
 
   async insertMessageSource(inboxId: string, messageId: string, source: Uint8Array) {
     return (await this.#q.insertSource.first(this.#trx, { inboxId, messageId, source })) !== undefined;
   }
 
-  async findSubscribedWebhooks(podId: string, eventType: string, inboxId: string) {
+  async findEnabledWebhooks(podId: string) {
     const rows = await this.#q.enabledWebhooks.rows(this.#trx, { podId });
-    return rows
-      .filter((row) => {
-        const types = parseNullableList(row.event_types);
-        const inboxes = parseNullableList(row.inbox_ids);
-        return (types === null || types.includes(eventType)) && (inboxes === null || inboxes.includes(inboxId));
-      })
-      .map((row) => row.webhook_id);
+    return rows.map((row) => ({
+      webhookId: row.webhook_id,
+      eventTypes: parseNullableList(row.event_types),
+      inboxIds: parseNullableList(row.inbox_ids),
+    }));
   }
 
-  enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number) {
-    return enqueueDeliveries(this.#trx, deliveries, at, nowMs);
+  async enqueueDeliveries(deliveries: readonly NewDelivery[], at: string, nowMs: number) {
+    await enqueueDeliveries(this.#trx, deliveries, at, nowMs);
+    this.#unit.deliveriesEnqueued(deliveries.length);
   }
 
-  appendEvents(events: readonly NewEvent[], nowMs: number) {
-    return appendEvents(this.#trx, this.#dialect, events, nowMs);
+  async appendEvents(events: readonly NewEvent[], nowMs: number) {
+    await appendEvents(this.#trx, this.#dialect, events, nowMs);
+    for (const event of events) {
+      this.#unit.eventsStored(event.podId);
+    }
   }
 
-  insertRecipientDeliveries(deliveries: readonly NewRecipientDelivery[]) {
-    return insertRecipientDeliveries(this.#trx, deliveries);
+  async insertRecipientDeliveries(deliveries: readonly NewRecipientDelivery[]) {
+    await insertRecipientDeliveries(this.#trx, deliveries);
+    this.#unit.mailQueued(deliveries.filter((delivery) => delivery.status === "queued").length);
   }
 
   recordMailAttempt(seq: number, claimant: string, state: MailAttemptState) {

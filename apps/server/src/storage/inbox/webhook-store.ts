@@ -2,6 +2,7 @@ import type { ServerDatabase } from "../database.ts";
 import type { WebhookRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
+import type { UnitsOfWork } from "../unit-of-work.ts";
 import type { DeliveryFilter, LoggedDelivery } from "./delivery-log.ts";
 import { listDeliveries, redeliver } from "./delivery-log.ts";
 import type { DeliverySearch } from "./delivery-search.ts";
@@ -69,10 +70,12 @@ const webhookPage = perDialect((dialect) =>
 export class SqlWebhookStore implements WebhookStore {
   readonly #db: ServerDatabase;
   readonly #dialect: SqlDialect;
+  readonly #units: UnitsOfWork;
 
-  constructor(db: ServerDatabase, dialect: SqlDialect) {
+  constructor(db: ServerDatabase, dialect: SqlDialect, units: UnitsOfWork) {
     this.#db = db;
     this.#dialect = dialect;
+    this.#units = units;
   }
 
   /**
@@ -201,8 +204,14 @@ export class SqlWebhookStore implements WebhookStore {
     return this.#dialect.readSnapshot(this.#db, (trx) => listDeliveries(trx, webhookId, filter, page));
   }
 
-  redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string) {
-    return redeliver(this.#db, webhookId, deliveryId, nowMs, at, (read) => this.#dialect.readSnapshot(this.#db, read));
+  async redeliver(webhookId: string, deliveryId: string, nowMs: number, at: string) {
+    const redelivered = await redeliver(this.#db, webhookId, deliveryId, nowMs, at, (read) =>
+      this.#dialect.readSnapshot(this.#db, read),
+    );
+    if (redelivered) {
+      this.#units.committed((unit) => unit.deliveriesEnqueued(1));
+    }
+    return redelivered;
   }
 
   findNewestDelivery(search: DeliverySearch) {

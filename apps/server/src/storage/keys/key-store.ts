@@ -1,6 +1,7 @@
-import { keyIdOf } from "../../keys/key-id.ts";
 import type { ServiceName } from "../../service-name.ts";
 import type { ServerDatabase } from "../database.ts";
+import { PreparedQuery } from "../prepared-query.ts";
+import { keyIdOf } from "./key-id.ts";
 
 /** A registered key as `keys list` shows it: never the key, nor its hash. */
 export interface KeyRecord {
@@ -58,6 +59,15 @@ export interface KeyStore {
 
 const NOT_DEV: KeyRegistration = { dev: false };
 
+// The lookups of a key not seen in the last second (see known-keys.ts), prepared once: built and compiled by Kysely
+// on every call, such a lookup costs more than SQLite takes to run it.
+const inboxKeyByHash = new PreparedQuery((db, p: { keyHash: string }) =>
+  db.selectFrom("inbox_api_keys").select("pod_id").where("key_hash", "=", p.keyHash),
+);
+const forumKeyByHash = new PreparedQuery((db, p: { keyHash: string }) =>
+  db.selectFrom("forum_agents").select(["agent_id", "name"]).where("key_hash", "=", p.keyHash),
+);
+
 export class SqlKeyStore implements KeyStore {
   readonly #db: ServerDatabase;
 
@@ -66,20 +76,12 @@ export class SqlKeyStore implements KeyStore {
   }
 
   async findInboxKey(keyHash: string) {
-    const row = await this.#db
-      .selectFrom("inbox_api_keys")
-      .select("pod_id")
-      .where("key_hash", "=", keyHash)
-      .executeTakeFirst();
+    const row = await inboxKeyByHash.first(this.#db, { keyHash });
     return row ? { podId: row.pod_id } : null;
   }
 
   async findForumKey(keyHash: string) {
-    const row = await this.#db
-      .selectFrom("forum_agents")
-      .select(["agent_id", "name"])
-      .where("key_hash", "=", keyHash)
-      .executeTakeFirst();
+    const row = await forumKeyByHash.first(this.#db, { keyHash });
     return row ? { agentId: row.agent_id, agentName: row.name } : null;
   }
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import type { Migration } from "kysely/migration";
-import { withoutBcc } from "../../inbox/message-source.ts";
+import { withoutBcc } from "../../without-bcc.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Sources rewritten without their Bcc field per statement batch, so a large store is never read at once. */

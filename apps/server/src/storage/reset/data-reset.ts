@@ -1,5 +1,5 @@
-import { DEFAULT_COMMUNITY } from "../../forum/default-community.ts";
 import type { ServerDatabase } from "../database.ts";
+import { DEFAULT_COMMUNITY } from "../forum/default-community.ts";
 import { deleteMessagesOf } from "../inbox/inbox-deletion.ts";
 import { retryingTransaction } from "../retrying-transaction.ts";
 import type { SqlDialect } from "../sql-dialect.ts";

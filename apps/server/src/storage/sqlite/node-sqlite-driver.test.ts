@@ -18,6 +18,21 @@ describe("node:sqlite as Kysely's SQLite database", () => {
     expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
   });
 
+  it("keys rows by any column name, as SQLite spells it, the last of a repeated name winning", () => {
+    const row = database
+      .prepare(`select 1 as "it's ""quoted""", 2 as "a\\b", 3 as "line
+break", 4 as "€ ü", 5 as "constructor", 6 as "1", 7 as x, 8 as x`)
+      .all([])[0];
+    expect(row).toEqual({ 'it\'s "quoted"': 1, "a\\b": 2, "line\nbreak": 3, "€ ü": 4, constructor: 5, "1": 6, x: 8 });
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+
+  it("leaves the prototype of a row alone when a column is named __proto__", () => {
+    const row = database.prepare(`select 1 as "__proto__", 2 as y`).all([])[0];
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+    expect(row).toEqual({ y: 2 });
+  });
+
   it("says which statements return rows", () => {
     expect(database.prepare("insert into t (name) values (?)").reader).toBe(false);
     expect(database.prepare("insert into t (name) values (?) returning id").reader).toBe(true);

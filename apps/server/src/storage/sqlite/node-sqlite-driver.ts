@@ -35,6 +35,7 @@ export function nodeSqliteDatabase(database: DatabaseSync, capacity = 512): Sqli
 
 function adapt(statement: StatementSync): SqliteStatement {
   let names = columnNames(statement);
+  let build = rowBuilder(names);
   // node:sqlite builds each row object in V8's slow dictionary mode; rows read as arrays and built here, with the
   // same keys in the same order, share one fast shape.
   statement.setReturnArrays(true);
@@ -42,12 +43,9 @@ function adapt(statement: StatementSync): SqliteStatement {
     if (values.length !== names.length) {
       // The schema changed under a `select *` since the statement was prepared; SQLite re-prepared it.
       names = columnNames(statement);
+      build = rowBuilder(names);
     }
-    const row: Row = {};
-    for (let i = 0; i < names.length; i++) {
-      row[names[i] as string] = values[i] as SQLOutputValue;
-    }
-    return row;
+    return build(values);
   };
   return {
     // A select, or a write with `returning`, has result columns.
@@ -63,6 +61,29 @@ function adapt(statement: StatementSync): SqliteStatement {
 }
 
 const columnNames = (statement: StatementSync) => statement.columns().map((column) => column.name);
+
+type RowBuilder = (values: readonly SQLOutputValue[]) => Row;
+
+/**
+ * Makes the rows of one statement: an object literal with its column names as keys, compiled once per statement. One
+ * loop writing computed keys, shared by every statement, makes each write a megamorphic store that looks its key up
+ * (a tenth of the CPU of listing 25 posts); a literal per statement is built in one step, in one shape. A
+ * `__proto__` column (which a literal would take for the prototype) gets the loop.
+ */
+function rowBuilder(names: readonly string[]): RowBuilder {
+  if (names.includes("__proto__")) {
+    return (values) => {
+      const row: Row = {};
+      for (let i = 0; i < names.length; i++) {
+        row[names[i] as string] = values[i] as SQLOutputValue;
+      }
+      return row;
+    };
+  }
+  // Keys are JSON string literals, which are JavaScript string literals: a column name cannot escape them.
+  const fields = names.map((name, index) => `${JSON.stringify(name)}: values[${index}]`);
+  return new Function("values", `return { ${fields.join(", ")} };`) as RowBuilder;
+}
 
 /** With `setReturnArrays(true)` each row is an array of values, which node's types do not express. */
 const asArrays = (rows: unknown[]) => rows as SQLOutputValue[][];

@@ -1,7 +1,7 @@
 import type { operations } from "@pigeonhole/test-control-types";
 import { ApiProblem } from "../../http/api-problem.ts";
 import type { OperationHandlers, RequestContext } from "../../http/operation-types.ts";
-import { normalizeAddress } from "../../inbox/addresses.ts";
+import { normalizeAddress } from "../../mail/mail-address.ts";
 import type { Storage } from "../../storage/open-storage.ts";
 import { extractCodes } from "./extract-codes.ts";
 import { extractLinks } from "./extract-links.ts";

@@ -1,23 +1,23 @@
-import type { Clock } from "../../clock.ts";
-import { isoTimestamp } from "../../clock.ts";
-import { EventRecorder } from "../../inbox/event-recorder.ts";
-import { withoutBcc } from "../../inbox/message-source.ts";
-import { newEventId } from "../../inbox/webhooks/events.ts";
-import type { OutcomeSubject } from "../../inbox/webhooks/mail-outcome-events.ts";
+import type { Clock } from "../clock.ts";
+import { isoTimestamp } from "../clock.ts";
+import type { ServerLogger } from "../logger.ts";
+import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
+import type { RelayOutcome, RelayTransport } from "../mail/outbound/relay-transport.ts";
+import type { SimulatedOutcome } from "../mail/outbound/simulated-outcome.ts";
+import { simulatedReply } from "../mail/outbound/simulated-outcome.ts";
+import type { ClaimedMail, MailAttemptState, MailQueue } from "../storage/inbox/mail-queue.ts";
+import type { SendStore } from "../storage/inbox/send-store.ts";
+import { withoutBcc } from "../without-bcc.ts";
+import { ClaimLoop } from "../work-queue/claim-loop.ts";
+import { EventRecorder } from "./event-recorder.ts";
+import { newEventId } from "./webhooks/events.ts";
+import type { OutcomeSubject } from "./webhooks/mail-outcome-events.ts";
 import {
   messageBouncedEvent,
   messageComplainedEvent,
   messageDelayedEvent,
   messageDeliveredEvent,
-} from "../../inbox/webhooks/mail-outcome-events.ts";
-import type { ServerLogger } from "../../logger.ts";
-import type { ClaimedMail, MailAttemptState, MailQueue } from "../../storage/inbox/mail-queue.ts";
-import type { SendStore } from "../../storage/inbox/send-store.ts";
-import { ClaimLoop } from "../../work-queue/claim-loop.ts";
-import type { OutcomeSimulator } from "./outcome-simulator.ts";
-import type { RelayOutcome, RelayTransport } from "./relay-transport.ts";
-import type { SimulatedOutcome } from "./simulated-outcome.ts";
-import { simulatedReply } from "./simulated-outcome.ts";
+} from "./webhooks/mail-outcome-events.ts";
 
 export interface OutboundMailWorkerOptions {
   queue: MailQueue;
@@ -43,10 +43,6 @@ export interface OutboundMailWorkerOptions {
   concurrency: number;
   /** How often the queue is checked when nothing wakes the worker (other instances queue too). Default 500 ms. */
   pollIntervalMs?: number;
-  /** Called after an outcome that enqueued webhook deliveries has committed. */
-  onDeliveriesEnqueued(): void;
-  /** Called after an outcome has committed, with the pods it stored events for. */
-  onEventsStored(podIds: readonly string[]): void;
 }
 
 const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -131,8 +127,6 @@ export class OutboundMailWorker {
         : simulatedReply(route.simulated, mail.address, mail.status === "queued");
     const nowMs = clock.now();
     const { state, events } = this.#consequences(mail, outcome, nowMs, simulated === "complaint");
-    let enqueued = 0;
-    let pods: string[] = [];
     const recorded = await this.#options.sends.inSendTransaction(async (tx) => {
       if (!(await tx.recordMailAttempt(mail.seq, this.#options.instanceId, state))) {
         return false;
@@ -143,17 +137,9 @@ export class OutboundMailWorker {
           await recorder.record(mail.podId, mail.inboxId, event);
         }
         await recorder.store(state.updatedAt, nowMs);
-        enqueued = recorder.deliveryCount;
-        pods = recorder.pods;
       }
       return true;
     });
-    if (enqueued > 0) {
-      this.#options.onDeliveriesEnqueued();
-    }
-    if (pods.length > 0) {
-      this.#options.onEventsStored(pods);
-    }
     const fields = {
       message_id: mail.messageId,
       recipient: mail.address,

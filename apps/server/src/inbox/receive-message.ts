@@ -1,15 +1,17 @@
 import type { Message } from "@pigeonhole/inbox-types";
-import type { Clock } from "../../clock.ts";
-import { isoTimestamp } from "../../clock.ts";
-import { newUuid, randomBase62 } from "../../ids.ts";
-import { normalizeAddress } from "../../inbox/addresses.ts";
-import { EventRecorder } from "../../inbox/event-recorder.ts";
-import { toMessageRow } from "../../inbox/records.ts";
-import { RECEIVED_LABELS } from "../../inbox/send-message.ts";
-import { joinThread, replyTargetsOf, saveThread } from "../../inbox/thread-joining.ts";
-import { messageReceivedEvent, newEventId } from "../../inbox/webhooks/events.ts";
-import type { SendStore } from "../../storage/inbox/send-store.ts";
-import { parseMail } from "./parse-mail.ts";
+import type { Clock } from "../clock.ts";
+import { isoTimestamp } from "../clock.ts";
+import { newUuid, randomBase62 } from "../ids.ts";
+import { parseMail } from "../mail/inbound/parse-mail.ts";
+import type { ReceivedMail } from "../mail/inbound/smtp-listener.ts";
+import { normalizeAddress } from "../mail/mail-address.ts";
+import type { SendStore } from "../storage/inbox/send-store.ts";
+import { EventRecorder } from "./event-recorder.ts";
+import { withoutFieldHeaders } from "./field-headers.ts";
+import { toMessageRow } from "./records.ts";
+import { RECEIVED_LABELS } from "./send-message.ts";
+import { joinThread, replyTargetsOf, saveThread } from "./thread-joining.ts";
+import { messageReceivedEvent, newEventId } from "./webhooks/events.ts";
 
 const PREVIEW_LENGTH = 200;
 
@@ -20,15 +22,6 @@ export interface ReceiveContext {
   isValidAddress(address: string): boolean;
   /** The domain of message ids made up for mail that came without one. */
   defaultDomain: string;
-  onDeliveriesEnqueued(): void;
-  onEventsStored?(podIds: readonly string[]): void;
-}
-
-export interface ReceivedMail {
-  /** The exact bytes received after DATA: kept as the message's source. */
-  raw: Buffer;
-  /** The envelope recipients (RCPT TO), each an inbox hosted here. */
-  recipients: readonly string[];
 }
 
 /**
@@ -63,7 +56,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
     html: parsed.html,
     in_reply_to: parsed.inReplyTo,
     references: parsed.references,
-    headers: parsed.headers,
+    headers: withoutFieldHeaders(parsed.headers),
     size: mail.raw.length,
     labels: [...RECEIVED_LABELS],
     created_at: now,
@@ -79,8 +72,6 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
   }));
   const replyTargets = replyTargetsOf(parsed.inReplyTo, parsed.references);
 
-  let enqueued = 0;
-  let eventPods: string[] = [];
   await context.sends.inSendTransaction(async (tx) => {
     const recorder = new EventRecorder(tx);
     const hosted = await tx.findInboxesByAddress([...new Set(mail.recipients.map(normalizeAddress))]);
@@ -111,7 +102,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
         attachments: attachmentRecords,
         deliveries: [],
       };
-      await tx.insertMessage(toMessageRow(message));
+      await tx.insertMessages([toMessageRow(message)]);
       await recorder.record(
         recipient.podId,
         recipient.inboxId,
@@ -119,14 +110,6 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
       );
     }
     await recorder.store(now, nowMs);
-    enqueued = recorder.deliveryCount;
-    eventPods = recorder.pods;
   });
-  if (enqueued > 0) {
-    context.onDeliveriesEnqueued();
-  }
-  if (eventPods.length > 0) {
-    context.onEventsStored?.(eventPods);
-  }
   return { messageId };
 }

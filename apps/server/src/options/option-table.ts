@@ -1,0 +1,448 @@
+import { DEFAULT_POOL_SIZE } from "../storage/open-storage.ts";
+import {
+  DEFAULT_DATABASE_FILE,
+  DEFAULT_DOMAINS,
+  DEFAULT_EVENT_POLL_MS,
+  DEFAULT_FORUM_PORT,
+  DEFAULT_HOST,
+  DEFAULT_INBOX_PORT,
+  DEFAULT_LIMITS,
+  DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS,
+  DEFAULT_SMTP_MAX_CONNECTIONS,
+  DEFAULT_SMTP_MAX_SIZE,
+  DEFAULT_SMTP_PORT,
+  DEFAULT_SMTP_RELAY_CLAIM_MS,
+  DEFAULT_SMTP_RETRY_DELAYS_MS,
+  DEFAULT_TEST_CONTROL_KEY,
+  DEFAULT_WEBHOOK_CLAIM_MS,
+  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+  DEFAULT_WEBHOOKS_PER_POD,
+  DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
+} from "./defaults.ts";
+import type { CommandLineOption, GivenOptions, OptionTable } from "./option-definition.ts";
+import { switchOption, valueOption } from "./option-definition.ts";
+import { text, wholeNumber, wholeNumbers } from "./option-parsers.ts";
+
+/**
+ * Every option of `pigeonhole-server`, described once. The command-line parser, `--help`, and the options tables of
+ * the server's README and the deployment guide (`pnpm generate`) are made from it. In the order `--help` lists them.
+ */
+export const OPTIONS = {
+  database: valueOption({
+    flag: "database",
+    formerFlag: "db",
+    argument: "<url|file>",
+    parse: text,
+    env: { name: "PIGEONHOLE_DATABASE_URL", read: true },
+    commands: ["start", "keys"],
+    default: { value: DEFAULT_DATABASE_FILE, shown: `./${DEFAULT_DATABASE_FILE}` },
+    help:
+      "`postgres://user:pass@host:5432/db` for PostgreSQL (any number of instances may share it), else a SQLite file, " +
+      "which start creates when missing and the keys commands need to exist",
+    deployment: "a `postgres://` URL for more than one instance",
+  }),
+  service: valueOption({
+    flag: "service",
+    argument: "inbox|forum",
+    parse: text,
+    env: null,
+    commands: ["keys"],
+    help: "keys create: the service of the new key; keys list: only this service's keys",
+  }),
+  name: valueOption({
+    flag: "name",
+    argument: "<agent name>",
+    parse: text,
+    env: null,
+    commands: ["keys"],
+    default: { shown: "`agent-<random>`" },
+    help: "keys create --service forum: the name of the new agent",
+  }),
+  pod: valueOption({
+    flag: "pod",
+    argument: "<pod id>",
+    parse: text,
+    env: null,
+    commands: ["keys"],
+    help: "keys create --service inbox: a second key for this pod (its id from `keys list`)",
+  }),
+  createDb: switchOption({
+    flag: "create-db",
+    env: null,
+    commands: ["keys"],
+    help: "keys create: create the SQLite file when it does not exist",
+  }),
+  databasePoolSize: valueOption({
+    flag: "database-pool-size",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "databasePoolSize",
+    default: { value: DEFAULT_POOL_SIZE },
+    help: "PostgreSQL connections per instance",
+    deployment:
+      "connections per instance; keep instances × size under PostgreSQL's `max_connections` (100 by default), with " +
+      "room for other clients such as `pg_dump`",
+  }),
+  memory: switchOption({
+    flag: "memory",
+    commands: ["start"],
+    help: "keep everything in memory; nothing survives a restart",
+  }),
+  devKeys: switchOption({
+    flag: "dev-keys",
+    negation: "also",
+    commands: ["start"],
+    default: { shown: "on with SQLite, off with PostgreSQL" },
+    help:
+      "register the development keys, on a `--host` other than loopback only when asked for by name; " +
+      "`--no-dev-keys` also removes development keys registered earlier on the database",
+    deployment: "`--no-dev-keys` on any interface but loopback; it removes the keys an earlier start registered",
+  }),
+  host: valueOption({
+    flag: "host",
+    argument: "<address>",
+    parse: text,
+    commands: ["start"],
+    sets: "host",
+    default: { value: DEFAULT_HOST },
+    help:
+      "interface the APIs bind. Other than loopback (127.0.0.0/8, `::1`, `localhost`), starting with the development " +
+      "keys or test control on by default is refused: give `--no-dev-keys` and create keys with `keys create`, or " +
+      "expose them on purpose with `--dev-keys` and `--test-control` or `--no-test-control`",
+    deployment:
+      "`0.0.0.0` when the balancer is on another machine; refused while development keys or test control would be " +
+      "on by default",
+  }),
+  inboxPort: valueOption({
+    flag: "inbox-port",
+    argument: "<port>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "inboxPort",
+    default: { value: DEFAULT_INBOX_PORT },
+    help: "port of the Inbox API; `0` for any free port",
+    deployment: "one per instance on a machine",
+  }),
+  forumPort: valueOption({
+    flag: "forum-port",
+    argument: "<port>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "forumPort",
+    default: { value: DEFAULT_FORUM_PORT },
+    help: "port of the Forum API; `0` for any free port",
+    deployment: "one per instance on a machine",
+  }),
+  domains: valueOption({
+    flag: "domain",
+    argument: "<name>",
+    parse: text,
+    repeatable: true,
+    commands: ["start"],
+    sets: "domains",
+    default: { value: DEFAULT_DOMAINS },
+    help: "a domain inboxes are created in and mail is accepted for; the first is the default of Create Inbox",
+    deployment: "the domains inboxes live in (repeatable)",
+  }),
+  smtpPort: valueOption({
+    flag: "smtp-port",
+    argument: "<port>",
+    parse: wholeNumber,
+    commands: ["start"],
+    default: { value: DEFAULT_SMTP_PORT },
+    help: "port to receive mail on over SMTP; `0` for any free port",
+    deployment: "one per instance on a machine; `--no-smtp` on those that receive no mail",
+  }),
+  smtpHost: valueOption({
+    flag: "smtp-host",
+    argument: "<address>",
+    parse: text,
+    commands: ["start"],
+    sets: "smtpHost",
+    default: { shown: "`--host`" },
+    help: "interface SMTP binds",
+  }),
+  smtp: switchOption({
+    flag: "smtp",
+    negation: "only",
+    commands: ["start"],
+    help: "do not receive mail over SMTP",
+  }),
+  smtpMaxSize: valueOption({
+    flag: "smtp-max-size",
+    argument: "<bytes>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "smtpMaxSize",
+    default: { value: DEFAULT_SMTP_MAX_SIZE },
+    help: "largest message accepted; a larger one is refused with 552",
+  }),
+  smtpConnectionsPerAddress: valueOption({
+    flag: "smtp-connections-per-address",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "smtpConnectionsPerAddress",
+    default: { value: DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS },
+    help: "SMTP connections one client address may hold at once",
+  }),
+  smtpMaxConnections: valueOption({
+    flag: "smtp-max-connections",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "smtpMaxConnections",
+    default: { value: DEFAULT_SMTP_MAX_CONNECTIONS },
+    help: "SMTP connections the instance holds at once, from all addresses; one more is answered 421",
+    deployment:
+      "SMTP connections of each instance, from all addresses; with `--smtp-max-size`, what bounds the memory of mail " +
+      "being received",
+  }),
+  smtpTlsCert: valueOption({
+    flag: "smtp-tls-cert",
+    argument: "<pem file>",
+    parse: text,
+    commands: ["start"],
+    help: "with `--smtp-tls-key`: offer STARTTLS with this certificate",
+  }),
+  smtpTlsKey: valueOption({
+    flag: "smtp-tls-key",
+    argument: "<pem file>",
+    parse: text,
+    commands: ["start"],
+    help: "the certificate's private key",
+  }),
+  smtpRelay: valueOption({
+    flag: "smtp-relay",
+    argument: "<url>",
+    parse: text,
+    commands: ["start"],
+    sets: "smtpRelay",
+    help:
+      "send mail to outside recipients through this relay: `smtp://user:pass@host:port` (STARTTLS when offered; port " +
+      "587 by default) or `smtps://...` (TLS; port 465); without it such mail is kept, not sent (status `captured`)",
+  }),
+  smtpRelayInsecure: switchOption({
+    flag: "smtp-relay-insecure",
+    commands: ["start"],
+    sets: "smtpRelayInsecure",
+    help: "accept a relay certificate that does not verify (self-signed)",
+  }),
+  smtpRetryDelaysMs: valueOption({
+    flag: "smtp-retry-delays",
+    argument: "<ms,...>",
+    parse: wholeNumbers,
+    commands: ["start"],
+    sets: "smtpRetryDelaysMs",
+    default: { value: DEFAULT_SMTP_RETRY_DELAYS_MS },
+    help: "delays between relay attempts after temporary failures; after the last the recipient has bounced",
+  }),
+  smtpRelayClaimMs: valueOption({
+    flag: "smtp-relay-claim-ms",
+    argument: "<ms>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "smtpRelayClaimMs",
+    default: { value: DEFAULT_SMTP_RELAY_CLAIM_MS },
+    help: "how long an instance holds a recipient it relays to",
+  }),
+  dkimDomain: valueOption({
+    flag: "dkim-domain",
+    argument: "<name>",
+    parse: text,
+    commands: ["start"],
+    help: "with `--dkim-selector` and `--dkim-key`: sign relayed mail with DKIM for this domain",
+  }),
+  dkimSelector: valueOption({
+    flag: "dkim-selector",
+    argument: "<name>",
+    parse: text,
+    commands: ["start"],
+    help: "the selector of the key's DNS record (`<selector>._domainkey.<domain>`)",
+  }),
+  dkimKey: valueOption({
+    flag: "dkim-key",
+    argument: "<pem file>",
+    parse: text,
+    commands: ["start"],
+    help: "the private key",
+  }),
+  allowPrivateWebhooks: switchOption({
+    flag: "allow-private-webhooks",
+    commands: ["start"],
+    sets: "allowPrivateWebhooks",
+    help: "deliver webhooks to loopback and private-network addresses",
+    deployment: "only when every key holder is trusted",
+  }),
+  trustedProxies: valueOption({
+    flag: "trusted-proxy",
+    argument: "<address>",
+    parse: text,
+    repeatable: true,
+    commands: ["start"],
+    sets: "trustedProxies",
+    help: "a load balancer in front: requests from it are counted against the client its `X-Forwarded-For` names",
+    deployment:
+      "the balancer's address (repeatable): requests from it count against the client its `X-Forwarded-For` names; " +
+      "without it, every request through the balancer counts against the balancer",
+  }),
+  inboxRequestsPerMinute: valueOption({
+    flag: "inbox-requests-per-minute",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "limits.inboxRequestsPerMinute",
+    default: { value: DEFAULT_LIMITS.inboxRequestsPerMinute },
+    help: "Inbox API requests per minute, per API key",
+    deployment: "per API key, over all instances together",
+  }),
+  inboxSendsPerDay: valueOption({
+    flag: "inbox-sends-per-day",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "limits.inboxSendsPerDay",
+    default: { value: DEFAULT_LIMITS.inboxSendsPerDay },
+    help: "messages sent per UTC day, per API key",
+    deployment: "per API key and UTC day, over all instances",
+  }),
+  forumReadsPerMinute: valueOption({
+    flag: "forum-reads-per-minute",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "limits.forumReadsPerMinute",
+    default: { value: DEFAULT_LIMITS.forumReadsPerMinute },
+    help: "Forum API `GET` requests per minute, per API key",
+    deployment: "per API key, over all instances",
+  }),
+  forumWritesPerMinute: valueOption({
+    flag: "forum-writes-per-minute",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "limits.forumWritesPerMinute",
+    default: { value: DEFAULT_LIMITS.forumWritesPerMinute },
+    help: "every other Forum API request, per minute, per API key",
+    deployment: "per API key, over all instances",
+  }),
+  forumRegistrationsPerHour: valueOption({
+    flag: "forum-registrations-per-hour",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "limits.forumRegistrationsPerHour",
+    default: { value: DEFAULT_LIMITS.forumRegistrationsPerHour },
+    help: "agents that may register from one client address per hour",
+    deployment: "agents registered per client address, over all instances",
+  }),
+  authFailuresPerMinute: valueOption({
+    flag: "auth-failures-per-minute",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "limits.authFailuresPerMinute",
+    default: { value: DEFAULT_LIMITS.authFailuresPerMinute },
+    help:
+      "requests with a missing or invalid key one client address may make per minute, per instance; past them it is " +
+      "answered 429",
+    deployment: "requests with a missing or invalid key per client address, on each instance; then 429",
+  }),
+  webhookRetryDelaysMs: valueOption({
+    flag: "webhook-retry-delays",
+    argument: "<ms,...>",
+    parse: wholeNumbers,
+    commands: ["start"],
+    sets: "webhookRetryDelaysMs",
+    default: { value: DEFAULT_WEBHOOK_RETRY_DELAYS_MS },
+    help: "delays between webhook delivery attempts; after the last the delivery has failed",
+    deployment: "milliseconds, comma-separated",
+  }),
+  webhookClaimMs: valueOption({
+    flag: "webhook-claim-ms",
+    argument: "<ms>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "webhookClaimMs",
+    default: { value: DEFAULT_WEBHOOK_CLAIM_MS },
+    help:
+      "how long an instance holds a delivery it attempts; after a crash, another instance takes the delivery over " +
+      "once this runs out",
+  }),
+  webhooksPerPod: valueOption({
+    flag: "webhooks-per-pod",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "webhooksPerPod",
+    default: { value: DEFAULT_WEBHOOKS_PER_POD },
+    help: "webhooks one pod may have; creating one more answers 409",
+    deployment: "webhooks one pod may have",
+  }),
+  websocketConnectionsPerKey: valueOption({
+    flag: "websocket-connections-per-key",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "websocketConnectionsPerKey",
+    default: { value: DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY },
+    help: "live event connections one API key may hold at once, per instance",
+    deployment: "live event connections of one pod, on each instance",
+  }),
+  eventPollMs: valueOption({
+    flag: "event-poll-ms",
+    argument: "<ms>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "eventPollMs",
+    default: { value: DEFAULT_EVENT_POLL_MS },
+    help: "how often the live event stream looks for events that no notification announced, its safety net",
+  }),
+  testControl: switchOption({
+    flag: "test-control",
+    negation: "also",
+    commands: ["start"],
+    default: { shown: "on with the development keys" },
+    help:
+      "test control under `/_test` on both ports: the clock, faults, wait-for and reset, for tests; on a `--host` " +
+      "other than loopback only when asked for by name",
+  }),
+  testControlKey: valueOption({
+    flag: "test-control-key",
+    argument: "<key>",
+    parse: text,
+    env: { name: "PIGEONHOLE_TEST_CONTROL_KEY", read: true, note: "(it does not turn test control on)" },
+    commands: ["start"],
+    default: { value: DEFAULT_TEST_CONTROL_KEY },
+    help: "the test-control key, required to turn test control on without the development keys; implies `--test-control`",
+  }),
+  quiet: switchOption({
+    flag: "quiet",
+    commands: ["start"],
+    help: "only warnings and errors on stderr (no request lines)",
+    deployment: "when the balancer already logs every request",
+  }),
+  help: switchOption({
+    flag: "help",
+    short: "h",
+    env: null,
+    commands: [],
+    help: "show this help",
+  }),
+  version: switchOption({
+    flag: "version",
+    short: "v",
+    env: null,
+    commands: [],
+    help: "print the version",
+  }),
+} as const satisfies OptionTable;
+
+export type OptionName = keyof typeof OPTIONS;
+
+/** What a command line gave, by option name, each value read by its option's parser. */
+export type CommandLineValues = GivenOptions<typeof OPTIONS>;
+
+/** The table's options with their names, in its order. */
+export const optionEntries = (table: OptionTable = OPTIONS): [string, CommandLineOption][] => Object.entries(table);

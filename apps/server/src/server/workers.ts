@@ -1,0 +1,87 @@
+import { OutboundMailWorker } from "../inbox/outbound-mail-worker.ts";
+import type { DeliverAttempt } from "../inbox/webhooks/attempt-delivery.ts";
+import { WebhookDeliveryWorker } from "../inbox/webhooks/delivery-worker.ts";
+import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
+import { createRelayTransport } from "../mail/outbound/relay-transport.ts";
+import { DEFAULT_SMTP_RELAY_CLAIM_MS } from "../options/defaults.ts";
+import type { DeliveryOutbox } from "../storage/inbox/delivery-outbox.ts";
+import type { ServerParts } from "./server-parts.ts";
+import type { StartContext } from "./start-context.ts";
+
+/** The background workers of a server. */
+export interface Workers {
+  delivery: WebhookDeliveryWorker;
+  /** Made only when there is a relay or simulated outcomes: without either, no mail leaves the server. */
+  mail: OutboundMailWorker | undefined;
+}
+
+/** What the workers work with that test control may wrap or supply. */
+export interface WorkerDependencies {
+  /** The webhook outbox the delivery worker claims from and records attempts in. */
+  outbox: DeliveryOutbox;
+  /** Sends one webhook attempt. */
+  deliver: DeliverAttempt;
+  /** Simulated outcomes for outside recipients, instead of the relay's. */
+  simulator: OutcomeSimulator | undefined;
+}
+
+/** Makes the workers, recorded in `parts` to be stopped; they start once the services listen. */
+export function createWorkers(parts: ServerParts, dependencies: WorkerDependencies): Workers {
+  const { context } = parts;
+  const workers = {
+    delivery: createDeliveryWorker(context, dependencies),
+    mail: createMailWorker(context, dependencies.simulator),
+  };
+  parts.workers = workers;
+  return workers;
+}
+
+function createDeliveryWorker(
+  { config, storage, clock, instanceId }: StartContext,
+  { outbox, deliver }: WorkerDependencies,
+): WebhookDeliveryWorker {
+  return new WebhookDeliveryWorker({
+    outbox,
+    instanceId,
+    soleInstance: storage.kind === "sqlite",
+    claimMs: config.webhookClaimMs,
+    clock,
+    claimClock: config.clock,
+    logger: config.logger,
+    retryDelaysMs: config.webhookRetryDelaysMs,
+    allowPrivateDestinations: config.allowPrivateWebhooks,
+    deliver,
+  });
+}
+
+function createMailWorker(
+  { config, storage, clock, instanceId }: StartContext,
+  simulator: OutcomeSimulator | undefined,
+): OutboundMailWorker | undefined {
+  const { relay } = config;
+  if (!relay && !simulator) {
+    return undefined;
+  }
+  return new OutboundMailWorker({
+    queue: storage.mailQueue,
+    sends: storage.sends,
+    relay: relay
+      ? createRelayTransport({
+          url: relay.url,
+          insecure: relay.insecure,
+          dkim: relay.dkim,
+          maxConnections: 5,
+          timeoutMs: relay.timeoutMs,
+        })
+      : null,
+    simulator,
+    instanceId,
+    soleInstance: storage.kind === "sqlite",
+    clock,
+    claimClock: config.clock,
+    logger: config.logger,
+    retryDelaysMs: config.mailRetryDelaysMs,
+    claimMs: relay?.claimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS,
+    concurrency: 10,
+  });
+}
