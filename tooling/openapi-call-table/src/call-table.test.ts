@@ -174,7 +174,8 @@ describe("openapi-call-table", () => {
     expect(run(input, "-o", output, "--check")).toBe(0);
     writeFileSync(output, `${readFileSync(output, "utf8")}// edited\n`);
     expect(run(input, "-o", output, "--check")).toBe(1);
-  });
+    // Four runs of the generator's process: a bound for a busy machine, not a speed check.
+  }, 60_000);
 
   it("explains its usage when the output is missing", () => {
     expect(run("openapi.json")).toBe(2);
