@@ -27,7 +27,7 @@ export class PageTokens {
   // Key objects made once: handing the ciphers raw bytes makes them import them anew on every token.
   readonly #encryption: KeyObject;
   readonly #nonces: KeyObject;
-  // Tokens issued lately, by scope and cursor. Sealing one costs an HMAC and a cipher (a seventh of the CPU of
+  // Tokens issued lately, by scope and cursor. Sealing one costs an HMAC and a cipher (about a tenth of the CPU of
   // listing 20 inboxes), and a client that polls a list asks for the same page again and again; since the nonce is
   // derived from the scope and the cursor, a token kept here is the very token sealing would make again.
   readonly #issued = new LRUCache<string, string>({ max: ISSUED_TOKENS_KEPT });
