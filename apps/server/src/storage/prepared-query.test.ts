@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newTestDatabase, testBackend } from "../../test/support/test-database.ts";
 import type { ServerDatabase } from "./database.ts";
 import { openPostgres } from "./postgres/open-postgres.ts";
+import { postgresDialect } from "./postgres/postgres-dialect.ts";
 import { PreparedInsert, PreparedQuery } from "./prepared-query.ts";
 import { openSqlite } from "./sqlite/open-sqlite.ts";
+import { sqliteDialect } from "./sqlite/sqlite-dialect.ts";
 
 let db: ServerDatabase;
 beforeAll(async () => {
@@ -88,6 +90,28 @@ describe("PreparedQuery", () => {
     await transaction;
     await outside;
     expect((await countMeta.first(db, { prefix: "tx%" }))?.count).toBe(2);
+  });
+
+  it("inside a transaction, sees its writes, counts the rows changed, fails a statement as the database does", async () => {
+    const dialect = testBackend() === "postgres" ? postgresDialect : sqliteDialect;
+    const rename = new PreparedQuery((d, p: { from: string; to: string }) =>
+      d.updateTable("meta").set({ value: p.to }).where("key", "like", "rb%").where("value", "=", p.from),
+    );
+    const outcome = await db
+      .transaction()
+      .execute(async (trx) => {
+        await putMeta.execute(trx, { key: "rb1", value: "x" });
+        await putMeta.execute(trx, { key: "rb2", value: "x" });
+        expect(Number((await countMeta.first(trx, { prefix: "rb%" }))?.count)).toBe(2);
+        expect((await rename.execute(trx, { from: "x", to: "y" })).numAffectedRows).toBe(2n);
+        const duplicate = await putMeta.execute(trx, { key: "rb1", value: "z" }).catch((error: unknown) => error);
+        expect(dialect.isUniqueViolation(duplicate)).toBe(true);
+        throw new Error("rolled back");
+      })
+      .catch((error: unknown) => error);
+
+    expect(outcome).toEqual(new Error("rolled back"));
+    expect(Number((await countMeta.first(db, { prefix: "rb%" }))?.count)).toBe(0);
   });
 });
 

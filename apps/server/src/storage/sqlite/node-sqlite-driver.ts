@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
+import type { StatementRunner } from "../prepared-query.ts";
 
 type Row = Record<string, SQLOutputValue>;
 
@@ -30,6 +31,22 @@ export function nodeSqliteDatabase(database: DatabaseSync, capacity = 512): Sqli
       }
       return statement;
     },
+  };
+}
+
+/** Runs a compiled query on `database` as Kysely's SQLite connection does, without its promises. */
+export function sqliteStatementRunner(database: SqliteDatabase): StatementRunner {
+  return ({ sql, parameters }) => {
+    const statement = database.prepare(sql);
+    if (statement.reader) {
+      return { rows: statement.all(parameters) };
+    }
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return {
+      insertId: lastInsertRowid == null ? undefined : BigInt(lastInsertRowid),
+      numAffectedRows: changes == null ? undefined : BigInt(changes),
+      rows: [],
+    };
   };
 }
 

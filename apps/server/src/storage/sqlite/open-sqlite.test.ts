@@ -18,7 +18,7 @@ const pragma = async (db: ServerDatabase, name: string) => {
 };
 
 describe("the SQLite database", () => {
-  it("opens a file in WAL mode, syncing at checkpoints, with foreign keys and a 16 MB page cache", async () => {
+  it("opens a file in WAL mode, syncing at checkpoints every 4,000 pages, with foreign keys and a 16 MB page cache", async () => {
     const db = await openSqlite(join(dir, "settings.db"));
     try {
       expect(await pragma(db, "journal_mode")).toBe("wal");
@@ -26,6 +26,7 @@ describe("the SQLite database", () => {
       expect(await pragma(db, "synchronous")).toBe(1);
       expect(await pragma(db, "foreign_keys")).toBe(1);
       expect(await pragma(db, "cache_size")).toBe(-16000);
+      expect(await pragma(db, "wal_autocheckpoint")).toBe(4000);
       expect(await pragma(db, "busy_timeout")).toBe(5000);
     } finally {
       await db.destroy();

@@ -2,13 +2,14 @@ import { Kysely, SqliteDialect } from "kysely";
 import type { ServerDatabase } from "../database.ts";
 import { migrateToLatest } from "../database.ts";
 import { sqliteColumnTypes } from "../migrations/column-types.ts";
+import { runInTransactionsWith } from "../prepared-query.ts";
 import type { DatabaseSchema } from "../schema.ts";
-import { nodeSqliteDatabase } from "./node-sqlite-driver.ts";
+import { nodeSqliteDatabase, sqliteStatementRunner } from "./node-sqlite-driver.ts";
 
 /**
  * Opens (or creates) a SQLite database and brings its schema up to date. A file database runs in WAL mode with
- * `synchronous=NORMAL`: a committed write survives the process being killed (only an OS crash or power loss could
- * lose the last transactions). A 5 s busy timeout lets the CLI's `keys create` write while a server runs on the file.
+ * `synchronous=NORMAL`: a committed write survives the process being killed (an OS crash or power loss can lose
+ * what was committed since the last checkpoint). A 5 s busy timeout lets the CLI's `keys create` write while a server runs on the file.
  */
 export async function openSqlite(location: string): Promise<ServerDatabase> {
   // Loaded here rather than imported at the top: on a Node without `node:sqlite`, a static import would fail before the
@@ -21,8 +22,13 @@ export async function openSqlite(location: string): Promise<ServerDatabase> {
   }
   // Set explicitly: node's SQLite syncs every commit (FULL) under WAL and keeps a 2 MB page cache; 16 MB holds the
   // hot pages of a large forum.
-  sqlite.exec("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000");
-  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database: nodeSqliteDatabase(sqlite) }) });
+  // A checkpoint every 4,000 pages (16 MB of WAL) rather than SQLite's 1,000: a checkpoint copies each page changed
+  // since the last one back into the database once, and the hot pages (the newest index leaves, the counters) change
+  // in most commits, so copying less often costs about a quarter less per commit.
+  sqlite.exec("PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000; PRAGMA wal_autocheckpoint = 4000");
+  const database = nodeSqliteDatabase(sqlite);
+  const db = new Kysely<DatabaseSchema>({ dialect: new SqliteDialect({ database }) });
+  runInTransactionsWith(db, sqliteStatementRunner(database));
   try {
     await migrateToLatest(db, sqliteColumnTypes, location);
   } catch (error) {

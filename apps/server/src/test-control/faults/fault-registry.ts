@@ -86,6 +86,11 @@ export class FaultRegistry {
     this.#faults.clear();
   }
 
+  /** Whether no fault is registered: then nothing about a request needs reading to know none applies. */
+  get isEmpty(): boolean {
+    return this.#faults.size === 0;
+  }
+
   /** The request fault that applies to this request, counted as a hit; undefined when none does. */
   takeRequestFault(request: FaultedRequest): AppliedFault<RequestAction> | undefined {
     return this.#take<RequestFault>(

@@ -21,6 +21,9 @@ export function applyRequestFaults(
   service: ServiceName,
 ): MiddlewareHandler<ServiceEnv<unknown>> {
   return async (c, next) => {
+    if (faults.isEmpty) {
+      return next();
+    }
     const applied = faults.takeRequestFault({
       method: c.req.method,
       path: c.req.path,
