@@ -6,6 +6,7 @@ import { configDefaults, defineConfig } from "vitest/config";
  */
 const STORING_SUITES = [
   "src/storage/**/*.test.ts",
+  "src/work-queue/**/*.test.ts",
   "src/inbox/**/*.test.ts",
   "src/forum/**/*.test.ts",
   "src/contract.test.ts",
@@ -18,6 +19,7 @@ const STORING_SUITES = [
   "src/test-control/**/*.test.ts",
   "test/clients/**/*.test.ts",
   "test/security/**/*.test.ts",
+  "test/readiness/ready.test.ts",
 ];
 
 export default defineConfig({

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CommandLineOption, OptionTable } from "../src/options/option-definition.ts";
 import { OPTIONS, optionEntries } from "../src/options/option-table.ts";
-import { defaultOf, flagsOf, synopsis } from "../src/options/option-text.ts";
+import { defaultOf, flagsOf, synopsis, variableOf } from "../src/options/option-text.ts";
 
 const code = (text: string) => `\`${text}\``;
 
@@ -46,14 +46,18 @@ function defaultCell(option: CommandLineOption): string {
   return cell(defaultOf(option) ?? absent);
 }
 
-/** The README's table: every option of start, with its help. */
+/** How its variable sets it (environment.ts), or nothing for an option without one. */
+const variableCell = (option: CommandLineOption) => cell(variableOf(option) ?? "");
+
+/** The README's table: every option of start, with its variable and its help. */
 export function readmeTable(table: OptionTable): string {
   const rows = optionsOf(table, (option) => option.commands.includes("start")).map((option) => [
     synopsisCell(option),
+    variableCell(option),
     defaultCell(option),
     cell(option.kind === "value" && option.repeatable ? `${option.help} (repeatable)` : option.help),
   ]);
-  return markdownTable(["option", "default", "what it does"], rows);
+  return markdownTable(["option", "variable", "default", "what it does"], rows);
 }
 
 /** MDX reads `<` as the start of a tag and braces as an expression: only code may hold them. */
@@ -66,13 +70,12 @@ function mdxSafe(text: string, flag: string): string {
 
 /** The deployment guide's table: the options that matter in production, with what to know about each. */
 export function deploymentTable(table: OptionTable): string {
-  const rows = optionsOf(table, (option) => option.deployment !== undefined).map((option) => {
-    const variable = option.env?.read ? `, or ${code(option.env.name)}` : "";
-    return [`${flagsCell(option)}${variable}`, defaultCell(option), option.deployment ?? ""].map((text) =>
+  const rows = optionsOf(table, (option) => option.deployment !== undefined).map((option) =>
+    [flagsCell(option), variableCell(option), defaultCell(option), option.deployment ?? ""].map((text) =>
       mdxSafe(text, option.flag),
-    );
-  });
-  return markdownTable(["option", "default", "what to know"], rows);
+    ),
+  );
+  return markdownTable(["option", "variable", "default", "what to know"], rows);
 }
 
 /** A document region that holds a generated table, between two marker lines. */

@@ -52,7 +52,14 @@ describe("pigeonhole-server", () => {
     expect(await health.json()).toEqual({ status: "ok" });
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toEqual({ code: 0, signal: null });
-    expect(cli.stderr()).toContain("Received SIGTERM; stopping.");
+    // --quiet: the stop notice is an info line like the request lines, left out; what remains is warnings, as JSON.
+    expect(
+      cli
+        .stderr()
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line).level),
+    ).not.toContain("info");
     expect(cli.stdout()).toMatch(/ {2}SMTP {7}smtp:\/\/127\.0\.0\.1:\d+ {3}mail for: pigeonhole\.test\n/);
   });
 
@@ -69,8 +76,10 @@ describe("pigeonhole-server", () => {
       .stderr()
       .split("\n")
       .filter((line) => line.startsWith("{"))
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
-    expect(messages).toEqual(["server started", "server stopped"]);
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter((line) => line.level === "info")
+      .map((line) => line.msg);
+    expect(messages).toEqual(["server started", "signal received; stopping", "server stopped"]);
   });
 
   it("logs one JSON line per request on stderr unless --quiet", async () => {
@@ -275,6 +284,7 @@ const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<Com
   pod: { argv: ["--pod", "pod-1"], value: "pod-1" },
   createDb: { argv: ["--create-db"], value: true },
   databasePoolSize: { argv: ["--database-pool-size", "3"], value: 3 },
+  databaseWaitMs: { argv: ["--database-wait-ms", "0"], value: 0 },
   memory: { argv: ["--memory"], value: true },
   devKeys: { argv: ["--no-dev-keys"], value: false },
   host: { argv: ["--host", "127.0.0.2"], value: "127.0.0.2" },
@@ -294,6 +304,7 @@ const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<Com
   smtpTlsKey: { argv: ["--smtp-tls-key", "key.pem"], value: "key.pem" },
   smtpRelay: { argv: ["--smtp-relay", "smtp://relay.example.com"], value: "smtp://relay.example.com" },
   smtpRelayInsecure: { argv: ["--smtp-relay-insecure"], value: true },
+  smtpHeloName: { argv: ["--smtp-helo-name", "out.example.com"], value: "out.example.com" },
   smtpRetryDelaysMs: { argv: ["--smtp-retry-delays", "1000, 2000"], value: [1000, 2000] },
   smtpRelayClaimMs: { argv: ["--smtp-relay-claim-ms", "120000"], value: 120_000 },
   dkimDomain: { argv: ["--dkim-domain", "a.example.com"], value: "a.example.com" },
@@ -304,6 +315,7 @@ const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<Com
     argv: ["--trusted-proxy", "10.0.0.1", "--trusted-proxy", "10.0.0.2"],
     value: ["10.0.0.1", "10.0.0.2"],
   },
+  drainDelayMs: { argv: ["--drain-delay-ms", "5000"], value: 5_000 },
   inboxRequestsPerMinute: { argv: ["--inbox-requests-per-minute", "500"], value: 500 },
   inboxSendsPerDay: { argv: ["--inbox-sends-per-day", "50"], value: 50 },
   forumReadsPerMinute: { argv: ["--forum-reads-per-minute", "61"], value: 61 },
@@ -312,6 +324,7 @@ const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<Com
   authFailuresPerMinute: { argv: ["--auth-failures-per-minute", "70"], value: 70 },
   webhookRetryDelaysMs: { argv: ["--webhook-retry-delays", "1000,10000"], value: [1000, 10_000] },
   webhookClaimMs: { argv: ["--webhook-claim-ms", "40000"], value: 40_000 },
+  claimLeaseMs: { argv: ["--claim-lease-ms", "5000"], value: 5_000 },
   webhooksPerPod: { argv: ["--webhooks-per-pod", "5"], value: 5 },
   websocketConnectionsPerKey: { argv: ["--websocket-connections-per-key", "4"], value: 4 },
   eventPollMs: { argv: ["--event-poll-ms", "500"], value: 500 },
@@ -402,7 +415,7 @@ describe("pigeonhole-server's options", () => {
       ...given(["dkimDomain", "dkimSelector", "allowPrivateWebhooks", "trustedProxies", "inboxRequestsPerMinute"]),
       ...given(["inboxSendsPerDay", "forumReadsPerMinute", "forumWritesPerMinute", "forumRegistrationsPerHour"]),
       ...given(["authFailuresPerMinute", "webhookRetryDelaysMs", "webhookClaimMs", "webhooksPerPod"]),
-      ...given(["websocketConnectionsPerKey", "eventPollMs", "testControlKey"]),
+      ...given(["websocketConnectionsPerKey", "eventPollMs", "testControlKey", "claimLeaseMs"]),
       ...["--host", "127.0.0.1", "--smtp-host", "127.0.0.1", "--dkim-key", dkimKey, "--dev-keys", "--test-control"],
       ...["--smtp-tls-cert", tlsCert, "--smtp-tls-key", tlsKey],
     ]);

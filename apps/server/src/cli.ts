@@ -6,16 +6,20 @@ import { systemClock } from "./clock.ts";
 import { ApiKeys, UnknownPodError } from "./keys/api-keys.ts";
 import { describeRevokedKey, formatKeyTable } from "./keys/key-table.ts";
 import { AgentNameTakenError, InvalidAgentNameError, registerKey } from "./keys/register-key.ts";
+import { createJsonLogger, errorFields, logProcessWarningsAndCrashes } from "./logger.ts";
 import { describeRelay } from "./mail/outbound/relay-transport.ts";
 import { parseCommandLine } from "./options/command-line.ts";
 import { databaseLocation } from "./options/database-location.ts";
 import { DEFAULT_DOMAINS, DEFAULT_TEST_CONTROL_KEY } from "./options/defaults.ts";
+import { readEnvironment, withEnvironment } from "./options/environment.ts";
 import type { CommandLineValues } from "./options/option-table.ts";
+import { SecretFileError } from "./options/secret-file.ts";
 import { startOptions } from "./options/start-options.ts";
 import { USAGE } from "./options/usage.ts";
 import { UsageError } from "./options/usage-error.ts";
 import { InvalidOptionError } from "./options.ts";
 import { startServer } from "./server.ts";
+import { DatabaseRefusedError, DatabaseUnreachableError } from "./storage/database-wait.ts";
 import { KEY_ID } from "./storage/keys/key-id.ts";
 import { isPostgresUrl, openStorage } from "./storage/open-storage.ts";
 import { redactPassword } from "./storage/postgres/open-postgres.ts";
@@ -28,27 +32,40 @@ class UnknownKeyError extends Error {
   override name = "UnknownKeyError";
 }
 
+/** A failure to start other than a mistake of the command line: reported as a JSON line, as the server reports. */
+class StartFailedError extends Error {
+  override name = "StartFailedError";
+}
+
+const asStartFailure = (error: unknown): never => {
+  throw error instanceof UsageError ? error : new StartFailedError("The server could not start.", { cause: error });
+};
+
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
 /** How the banner names the database: never with its password. */
 const describeDatabase = (location: string) =>
   location === ":memory:" ? "in memory" : isPostgresUrl(location) ? redactPassword(location) : location;
 
-async function start(values: CommandLineValues) {
-  const options = startOptions(values);
+async function start(commandLine: CommandLineValues) {
+  const options = startOptions(commandLine, readEnvironment(process.env, "start"));
+  // From here on, every line on stderr is JSON: the server's, these, and Node's own warnings and crashes.
+  const logger = options.logger || createJsonLogger();
+  logProcessWarningsAndCrashes(logger);
   const server = await startServer(options);
   // Before the banner: whoever reads the addresses may stop the server at once, and must get a clean stop.
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
+      logger.warn("second signal: exiting without waiting for the stop", { signal });
       process.exit(1);
     }
     stopping = true;
-    process.stderr.write(`Received ${signal}; stopping.\n`);
+    logger.info("signal received; stopping", { signal });
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`Could not stop cleanly: ${String(error)}\n`);
+        logger.error("could not stop cleanly", errorFields(error, { withStack: true }));
         process.exit(1);
       },
     );
@@ -62,9 +79,9 @@ async function start(values: CommandLineValues) {
   print(`  Inbox API  ${server.inbox.url}${key(server.inbox.apiKey)}`);
   print(`  Forum API  ${server.forum.url}${key(server.forum.apiKey)}`);
   if (server.smtp) {
-    print(`  SMTP       ${server.smtp.url}   mail for: ${(values.domains ?? DEFAULT_DOMAINS).join(", ")}`);
+    print(`  SMTP       ${server.smtp.url}   mail for: ${(options.domains ?? DEFAULT_DOMAINS).join(", ")}`);
   }
-  const relay = values.smtpRelay;
+  const relay = options.smtpRelay;
   print(`  Outbound   ${relay === undefined ? "kept, not sent (no --smtp-relay)" : `through ${describeRelay(relay)}`}`);
   print(`  Database   ${describeDatabase(options.database)}`);
   const control = server.testControl;
@@ -144,29 +161,42 @@ async function main(argv: string[]) {
     return;
   }
   const command = positionals.join(" ");
+  // The keys commands read the variables of their own options only (the database's).
+  const keysValues = () => withEnvironment(values, readEnvironment(process.env, "keys"));
   if (command === "" || command === "start") {
-    await start(values);
+    await start(values).catch(asStartFailure);
   } else if (command === "keys create") {
-    await createKey(values);
+    await createKey(keysValues());
   } else if (command === "keys list") {
-    await listKeys(values);
+    await listKeys(keysValues());
   } else if (positionals[0] === "keys" && positionals[1] === "revoke" && positionals.length <= 3) {
-    await revokeKey(values, positionals[2]);
+    await revokeKey(keysValues(), positionals[2]);
   } else {
     throw new UsageError(`Unknown command '${command}'.`);
   }
 }
 
+/** Errors whose message says all there is to say: no stack trace follows them. */
+const isExplained = (error: unknown): boolean =>
+  error instanceof UsageError ||
+  error instanceof InvalidOptionError ||
+  error instanceof MissingDatabaseError ||
+  error instanceof SecretFileError ||
+  error instanceof UnknownKeyError ||
+  error instanceof UnknownPodError ||
+  error instanceof AgentNameTakenError ||
+  error instanceof InvalidAgentNameError ||
+  error instanceof DatabaseUnreachableError ||
+  error instanceof DatabaseRefusedError ||
+  Boolean((error as { code?: string } | null | undefined)?.code);
+
 main(process.argv.slice(2)).catch((error: unknown) => {
-  const known =
-    error instanceof UsageError ||
-    error instanceof InvalidOptionError ||
-    error instanceof MissingDatabaseError ||
-    error instanceof UnknownKeyError ||
-    error instanceof UnknownPodError ||
-    error instanceof AgentNameTakenError ||
-    error instanceof InvalidAgentNameError ||
-    (error as { code?: string }).code;
+  if (error instanceof StartFailedError) {
+    const withStack = !isExplained(error.cause);
+    createJsonLogger().error("server could not start", errorFields(error.cause, { withStack }));
+    process.exit(1);
+  }
+  const known = isExplained(error);
   process.stderr.write(`pigeonhole-server: ${error instanceof Error ? error.message : String(error)}\n`);
   if (error instanceof UsageError || (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
     process.stderr.write(`\n${USAGE}`);

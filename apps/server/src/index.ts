@@ -13,3 +13,5 @@ export {
 export { UnsupportedNodeError } from "./runtime-check.ts";
 export type { Server, ServiceEndpoint, ServiceName } from "./server.ts";
 export { startServer } from "./server.ts";
+// What startServer rejects with when its PostgreSQL database refused it, or stayed unreachable too long.
+export { DatabaseRefusedError, DatabaseUnreachableError } from "./storage/database-wait.ts";

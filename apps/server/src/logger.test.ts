@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createJsonLogger, warningsAndErrors } from "./logger.ts";
 
@@ -47,5 +49,56 @@ describe("warningsAndErrors", () => {
     logger.warn("database connection lost");
     logger.error("unexpected error");
     expect(lines.map((line) => JSON.parse(line).level)).toEqual(["warn", "error"]);
+  });
+});
+
+describe("logProcessWarningsAndCrashes", () => {
+  const LOGGER = fileURLToPath(new URL("./logger.ts", import.meta.url));
+
+  /** Runs `body` in a process of its own whose logger took over Node's output; answers its status and stderr lines. */
+  function runWithLogger(body: string, env: Record<string, string> = {}) {
+    const script = [
+      `import { createJsonLogger, logProcessWarningsAndCrashes } from ${JSON.stringify(LOGGER)};`,
+      "logProcessWarningsAndCrashes(createJsonLogger());",
+      body,
+    ].join("\n");
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      env: { ...process.env, NODE_NO_WARNINGS: "0", ...env },
+      timeout: 30_000,
+    });
+    const lines = run.stderr
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    return { status: run.status, lines };
+  }
+
+  it("writes Node's warnings and an uncaught exception as JSON lines, and still ends with status 1", () => {
+    const { status, lines } = runWithLogger(
+      'process.emitWarning("something odd", { code: "PH_ODD" });\nsetTimeout(() => { throw new Error("boom"); }, 10);',
+    );
+    expect(status).toBe(1);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: "warn", msg: "node warning", warning: "something odd", code: "PH_ODD" }),
+      expect.objectContaining({
+        level: "error",
+        msg: "fatal error",
+        error: "boom",
+        origin: "uncaughtException",
+        stack: expect.stringContaining("Error: boom"),
+      }),
+    ]);
+  });
+
+  it("writes an unhandled rejection the same way, and leaves warnings out when they are turned off", () => {
+    const { status, lines } = runWithLogger(
+      'process.emitWarning("unseen");\nsetTimeout(() => { Promise.reject(new Error("lost")); }, 10);',
+      { NODE_NO_WARNINGS: "1" },
+    );
+    expect(status).toBe(1);
+    expect(lines).toEqual([
+      expect.objectContaining({ level: "error", msg: "fatal error", error: "lost", origin: "unhandledRejection" }),
+    ]);
   });
 });

@@ -57,3 +57,35 @@ export const silentLogger: ServerLogger = {
 
 /** Only warnings and errors: what an operator must still see when request lines are not wanted (`--quiet`). */
 export const warningsAndErrors = (logger: ServerLogger): ServerLogger => ({ ...logger, info: () => {} });
+
+/** An error as the fields of a log line: its message, and its stack too when it is not one the server expects. */
+export function errorFields(error: unknown, { withStack }: { withStack: boolean }): LogFields {
+  if (!(error instanceof Error)) {
+    return { error: String(error) };
+  }
+  return { error: error.message, error_name: error.name, ...(withStack && error.stack ? { stack: error.stack } : {}) };
+}
+
+/**
+ * Makes what Node itself would print on stderr a log line like the others, so that every line there is JSON: its
+ * warnings (unless they are turned off, with `--no-warnings` or `NODE_NO_WARNINGS=1`), and an exception nothing
+ * caught, after which the process still ends with status 1 as Node's own handling would.
+ */
+export function logProcessWarningsAndCrashes(logger: ServerLogger): void {
+  // Node prints warnings through a listener of its own, added only when they are on.
+  if (process.listenerCount("warning") > 0) {
+    process.removeAllListeners("warning");
+    process.on("warning", (warning) =>
+      logger.warn("node warning", {
+        warning: warning.message,
+        warning_name: warning.name,
+        code: (warning as { code?: string }).code,
+      }),
+    );
+  }
+  process.on("uncaughtException", (error, origin) => {
+    logger.error("fatal error", { ...errorFields(error, { withStack: true }), origin });
+    // The line is written on the way out (see writeToStderrBatched).
+    process.exit(1);
+  });
+}

@@ -3,11 +3,15 @@ import { systemClock } from "./clock.ts";
 import type { ServerLogger } from "./logger.ts";
 import { createJsonLogger, silentLogger } from "./logger.ts";
 import { isLoopbackHost } from "./loopback-host.ts";
+import { heloNameProblem, machineHeloName } from "./mail/outbound/helo-name.ts";
 import type { DkimKey } from "./mail/outbound/relay-transport.ts";
 import { relayUrlProblem } from "./mail/outbound/relay-transport.ts";
 import {
+  DEFAULT_CLAIM_LEASE_MS,
   DEFAULT_DATABASE_FILE,
+  DEFAULT_DATABASE_WAIT_MS,
   DEFAULT_DOMAINS,
+  DEFAULT_DRAIN_DELAY_MS,
   DEFAULT_EVENT_POLL_MS,
   DEFAULT_FORUM_DEV_KEY,
   DEFAULT_FORUM_PORT,
@@ -66,6 +70,12 @@ export interface ServerOptions {
   database?: string;
   /** PostgreSQL connections this instance keeps open at most. Default 10. */
   databasePoolSize?: number;
+  /**
+   * How long a start waits, in all, for a PostgreSQL database that is not reachable yet (refused, not resolving, or
+   * starting up), trying again with backoff and logging each failed attempt; then it gives up. A refused login or a
+   * missing database fails at once. 0 fails at the first attempt. Default 60 s.
+   */
+  databaseWaitMs?: number;
   /** Deliver webhooks to loopback and private-network addresses. Default false. */
   allowPrivateWebhooks?: boolean;
   /**
@@ -85,10 +95,17 @@ export interface ServerOptions {
    */
   devKeys?: false | { inbox?: string; forum?: string };
   /**
-   * How long this instance's claim on a webhook delivery holds; another instance takes the delivery over once it
-   * runs out (after a crash). Default 60 s; an attempt times out after 15 s, or half the claim when shorter.
+   * The longest this instance holds a webhook delivery for one attempt: its claim is renewed (see `claimLeaseMs`)
+   * until then at most. Default 60 s; an attempt times out after 15 s, or half this when shorter.
    */
   webhookClaimMs?: number;
+  /**
+   * How long a claim on a webhook delivery or a recipient of the relay holds unless renewed. An instance renews the
+   * claims of its attempts in flight every third of it, in one statement per queue, so another instance takes over
+   * the rows of one that crashed within this long, and never a row whose attempt is still running. Default 10 s; at
+   * most `webhookClaimMs` / `smtpRelayClaimMs`.
+   */
+  claimLeaseMs?: number;
   /**
    * Webhooks one pod may have ({@link DEFAULT_WEBHOOKS_PER_POD} unless given): creating one more answers 409
    * `WEBHOOK_LIMIT_REACHED`. Each webhook is a delivery per event, so this bounds the work one event of a pod causes.
@@ -106,6 +123,11 @@ export interface ServerOptions {
   websocketConnectionsPerKey?: number;
   /** How long a stop waits for requests in flight before closing their connections. Default 10 s. */
   shutdownGraceMs?: number;
+  /**
+   * How long a stop keeps serving, with `/ready` answering 503 `draining`, before it closes the ports: time for a
+   * balancer that polls `/ready` to take the instance out. Default 0 (see server/drain.ts).
+   */
+  drainDelayMs?: number;
   /** Structured log lines (JSON on stderr by default); `false` for silence. */
   logger?: ServerLogger | false;
   /** Source of the current time. */
@@ -138,6 +160,11 @@ export interface ServerOptions {
   smtpRelay?: string;
   /** Accept a relay certificate that does not verify (self-signed). Default false. */
   smtpRelayInsecure?: boolean;
+  /**
+   * The name the server gives itself in `EHLO`/`HELO` to the relay: a host name, or an address literal such as
+   * `[192.0.2.1]`. Default the first of `domains` when given, else the machine's host name (`os.hostname()`).
+   */
+  smtpHeloName?: string;
   /** Sign relayed mail with this DKIM key. */
   dkim?: DkimKey;
   /**
@@ -146,8 +173,9 @@ export interface ServerOptions {
    */
   smtpRetryDelaysMs?: readonly number[];
   /**
-   * How long this instance's claim on a recipient of the relay holds; another instance takes it over once it runs
-   * out (after a crash). Default 5 min; each command to the relay times out after a tenth of it, 30 s at most.
+   * The longest this instance holds a recipient of the relay for one attempt: its claim is renewed (see
+   * `claimLeaseMs`) until then at most. Default 5 min; each command to the relay times out after a tenth of it, 30 s
+   * at most.
    */
   smtpRelayClaimMs?: number;
   /**
@@ -157,6 +185,11 @@ export interface ServerOptions {
    * `host` other than loopback it must be asked for by name (`{}`, or `false`) when development keys are on.
    */
   testControl?: false | { key?: string };
+  /**
+   * The key test control takes when it is on and `testControl` names none. Giving it does not turn test control on.
+   * Default `PIGEONHOLE_TEST_CONTROL_KEY`, else the development one.
+   */
+  testControlKey?: string;
 }
 
 // Each default has its home in options/defaults.ts; they keep their names here, where the options are.
@@ -168,11 +201,14 @@ export interface ResolvedOptions {
   forumPort: number;
   database: string;
   databasePoolSize: number;
+  databaseWaitMs: number;
   webhookClaimMs: number;
+  claimLeaseMs: number;
   webhooksPerPod: number;
   eventPollMs: number;
   websocketConnectionsPerKey: number;
   shutdownGraceMs: number;
+  drainDelayMs: number;
   allowPrivateWebhooks: boolean;
   trustedProxies: readonly string[];
   limits: ServerLimits;
@@ -195,6 +231,8 @@ export interface ResolvedOptions {
     url: string;
     insecure: boolean;
     dkim: DkimKey | null;
+    /** The name in `EHLO`/`HELO`. */
+    heloName: string;
     claimMs: number;
     timeoutMs: number;
   } | null;
@@ -214,6 +252,26 @@ export class InvalidOptionError extends Error {
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new InvalidOptionError(`${name} must be a positive integer, not ${value}.`);
+  }
+  return value;
+}
+
+/** A duration in milliseconds where 0 means "none": a whole number, not negative. */
+function milliseconds(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidOptionError(`${name} must be a whole number of milliseconds, not ${value}.`);
+  }
+  return value;
+}
+
+/** The shortest claim lease: each instance renews its claims every third of it, a statement per queue each time. */
+const MIN_CLAIM_LEASE_MS = 1_000;
+
+function claimLease(value: number): number {
+  if (!Number.isSafeInteger(value) || value < MIN_CLAIM_LEASE_MS) {
+    throw new InvalidOptionError(
+      `claimLeaseMs must be a whole number of at least ${MIN_CLAIM_LEASE_MS} ms, not ${value}.`,
+    );
   }
   return value;
 }
@@ -249,10 +307,27 @@ function delays(name: string, values: readonly number[]): readonly number[] {
   return values;
 }
 
-function relay(options: ServerOptions): ResolvedOptions["relay"] {
+/** The relay's greeting names the server: as told, else its first domain, else the machine. */
+function heloName(options: ServerOptions, hostedDomains: readonly string[]): string {
+  if (options.smtpHeloName === undefined) {
+    return options.domains === undefined ? machineHeloName() : (hostedDomains[0] ?? machineHeloName());
+  }
+  const problem = heloNameProblem(options.smtpHeloName);
+  if (problem) {
+    throw new InvalidOptionError(`smtpHeloName: ${problem}`);
+  }
+  return options.smtpHeloName;
+}
+
+function relay(options: ServerOptions, hostedDomains: readonly string[]): ResolvedOptions["relay"] {
   if (options.smtpRelay === undefined) {
     if (options.dkim) {
       throw new InvalidOptionError("dkim signs relayed mail: it needs smtpRelay.");
+    }
+    if (options.smtpHeloName !== undefined) {
+      throw new InvalidOptionError(
+        "smtpHeloName is the server's name in its greeting to the relay: it needs smtpRelay.",
+      );
     }
     return null;
   }
@@ -268,6 +343,7 @@ function relay(options: ServerOptions): ResolvedOptions["relay"] {
     url: options.smtpRelay,
     insecure: options.smtpRelayInsecure ?? false,
     dkim: options.dkim ?? null,
+    heloName: heloName(options, hostedDomains),
     claimMs,
     // Every command of an attempt answers well within the claim, so no other instance takes a recipient in flight.
     timeoutMs: Math.min(30_000, Math.floor(claimMs / 10)),
@@ -286,7 +362,7 @@ function testControl(
   if (options.testControl === false || (options.testControl === undefined && devKeys === null)) {
     return null;
   }
-  const key = options.testControl?.key ?? (env.PIGEONHOLE_TEST_CONTROL_KEY || undefined);
+  const key = options.testControl?.key ?? options.testControlKey ?? (env.PIGEONHOLE_TEST_CONTROL_KEY || undefined);
   if (key === undefined && devKeys === null) {
     throw new InvalidOptionError(
       "testControl needs a key when no development keys are registered: give testControl.key or PIGEONHOLE_TEST_CONTROL_KEY.",
@@ -354,13 +430,16 @@ export function resolveOptions(
         };
   const host = options.host ?? DEFAULT_HOST;
   const resolvedTestControl = testControl(options, devKeys, env);
+  const hostedDomains = domains(options.domains ?? DEFAULT_DOMAINS);
   return {
     host,
     inboxPort: port("inboxPort", options.inboxPort ?? DEFAULT_INBOX_PORT),
     forumPort: port("forumPort", options.forumPort ?? DEFAULT_FORUM_PORT),
     database: options.database ?? DEFAULT_DATABASE_FILE,
     databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULT_POOL_SIZE),
+    databaseWaitMs: milliseconds("databaseWaitMs", options.databaseWaitMs ?? DEFAULT_DATABASE_WAIT_MS),
     webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? DEFAULT_WEBHOOK_CLAIM_MS),
+    claimLeaseMs: claimLease(options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS),
     webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULT_WEBHOOKS_PER_POD),
     eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? DEFAULT_EVENT_POLL_MS),
     websocketConnectionsPerKey: positiveInteger(
@@ -368,6 +447,7 @@ export function resolveOptions(
       options.websocketConnectionsPerKey ?? DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
     ),
     shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
+    drainDelayMs: milliseconds("drainDelayMs", options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     trustedProxies: options.trustedProxies ?? [],
     limits,
@@ -375,7 +455,7 @@ export function resolveOptions(
     devKeys,
     logger: options.logger === false ? silentLogger : (options.logger ?? createJsonLogger()),
     clock: options.clock ?? systemClock,
-    domains: domains(options.domains ?? DEFAULT_DOMAINS),
+    domains: hostedDomains,
     smtp:
       options.smtpPort === undefined
         ? null
@@ -394,7 +474,7 @@ export function resolveOptions(
             ...(options.smtpTls ? { tls: options.smtpTls } : {}),
           },
     mailRetryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULT_SMTP_RETRY_DELAYS_MS),
-    relay: relay(options),
+    relay: relay(options, hostedDomains),
     testControl: resolvedTestControl,
     exposedOnNetwork: exposedOnNetwork(host, options, devKeys, resolvedTestControl),
   };

@@ -9,6 +9,7 @@ import type { ServerOptions } from "./options.ts";
 import { resolveOptions } from "./options.ts";
 import { workOffCommits } from "./server/commit-announcer.ts";
 import { settleDevelopmentKeys } from "./server/development-keys.ts";
+import { drainThenShutDown } from "./server/drain.ts";
 import { listenServices } from "./server/listen-services.ts";
 import { startLiveEvents } from "./server/live-events.ts";
 import { startReceivingMail } from "./server/receiving-mail.ts";
@@ -17,6 +18,7 @@ import { firstParts, shutDown } from "./server/server-parts.ts";
 import { createServiceApps } from "./server/service-apps.ts";
 import type { StartContext } from "./server/start-context.ts";
 import { openStartContext } from "./server/start-context.ts";
+import { warnOfLoweredGuards } from "./server/start-warnings.ts";
 import { createWorkers } from "./server/workers.ts";
 import { createTestControlSeam } from "./test-control/test-control-seam.ts";
 
@@ -42,8 +44,9 @@ export interface Server<Key extends string | null = string> {
   /** Registers a new API key (a new pod; on the forum, a new agent named `name`) and returns it. */
   createApiKey(service: ServiceName, options?: { name?: string }): Promise<string>;
   /**
-   * Stops accepting requests, lets requests in flight finish, stops webhook delivery and hands this instance's
-   * claimed deliveries back to the others (they stay pending in the database), and closes the database.
+   * Drains: `/ready` answers 503 `draining` at once, and requests keep being served for `drainDelayMs`; then stops
+   * accepting requests, lets requests in flight finish, stops webhook delivery and hands this instance's claimed
+   * deliveries back to the others (they stay pending in the database), and closes the database (see server/drain.ts).
    */
   close(): Promise<void>;
 }
@@ -65,17 +68,23 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     const apiKeys = new ApiKeys(storage.keys, context.clock);
     await settleDevelopmentKeys(apiKeys, config);
     warnOfNetworkExposure(context);
+    warnOfLoweredGuards(context);
     const workers = createWorkers(parts, {
       outbox: testControl?.webhookOutbox(storage.outbox) ?? storage.outbox,
       deliver: testControl?.webhookDeliver(postDeliveryAttempt, config.webhookClaimMs) ?? postDeliveryAttempt,
       simulator: testControl?.mailOutcomes,
     });
     storage.announceCommitsTo(workOffCommits(parts.hub, workers, testControl?.notifyWaits));
-    const apps = await createServiceApps(context, apiKeys, {
-      simulator: testControl?.mailOutcomes,
-      inboxFaults: testControl?.requestFaults("inbox"),
-      forumFaults: testControl?.requestFaults("forum"),
-    });
+    const apps = await createServiceApps(
+      context,
+      apiKeys,
+      {
+        simulator: testControl?.mailOutcomes,
+        inboxFaults: testControl?.requestFaults("inbox"),
+        forumFaults: testControl?.requestFaults("forum"),
+      },
+      parts.readiness,
+    );
     // Moving the clock forward makes retries due now: the workers look at once rather than at their next timer.
     testControl?.onClockForward(() => {
       workers.delivery.wake();
@@ -126,7 +135,9 @@ function runningServer(
     testControl: config.testControl ? { baseUrl: endpoints.inbox.url, key: config.testControl.key } : null,
     createApiKey: (service, keyOptions) => registerKey(apiKeys, service, { name: keyOptions?.name }),
     close() {
-      closing ??= shutDown(parts).then(() => config.logger.info("server stopped", { instance_id: instanceId }));
+      closing ??= drainThenShutDown(parts).then(() =>
+        config.logger.info("server stopped", { instance_id: instanceId }),
+      );
       return closing;
     },
   };

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { deploymentTable, staleDocuments, TABLE_REGIONS, writeTables } from "../scripts/option-tables.ts";
+import { deploymentTable, readmeTable, staleDocuments, TABLE_REGIONS, writeTables } from "../scripts/option-tables.ts";
 import type { OptionTable } from "../src/options/option-definition.ts";
-import { OPTIONS } from "../src/options/option-table.ts";
+import { OPTIONS, optionEntries } from "../src/options/option-table.ts";
 
 const REPOSITORY = fileURLToPath(new URL("../../../", import.meta.url));
 const SCRIPT = fileURLToPath(new URL("../scripts/option-docs.ts", import.meta.url));
@@ -47,7 +47,9 @@ describe("the options tables generated into the documentation", () => {
     const root = copyOfDocuments();
     expect(writeTables(root, CHANGED)).toEqual([README, GUIDE]);
     expect(staleDocuments(root, CHANGED)).toEqual([]);
-    expect(readFileSync(join(root, README), "utf8")).toContain("| `--inbox-port <port>`                 | `4011`");
+    expect(readFileSync(join(root, README), "utf8")).toMatch(
+      /^\| `--inbox-port <port>` +\| `PIGEONHOLE_INBOX_PORT` +\| `4011` +\|/m,
+    );
   });
 
   it("fail check:generated when a committed table was edited by hand, and generate puts it back", async () => {
@@ -65,6 +67,20 @@ describe("the options tables generated into the documentation", () => {
     expect(await runScript([], root)).toMatchObject({ status: 0, stdout: `Rewrote the options table of ${README}.\n` });
     expect(readFileSync(readme, "utf8")).toBe(committed);
     expect(await runScript(["--check"], root)).toMatchObject({ status: 0, stderr: "" });
+  });
+
+  it("name each option's variable, with how a switch, a list and a secret's file are given", () => {
+    const readme = readmeTable(OPTIONS);
+    for (const [, option] of optionEntries()) {
+      if (option.commands.includes("start") && option.env !== null) {
+        expect(readme).toContain(`\`${option.env.name}`);
+      }
+    }
+    expect(readme).toMatch(/^\| `--no-smtp` +\| `PIGEONHOLE_SMTP=false` +\|/m);
+    expect(readme).toContain("| `PIGEONHOLE_DOMAIN`, comma-separated ");
+    const guide = deploymentTable(OPTIONS);
+    expect(guide).toContain("| `PIGEONHOLE_DATABASE_URL` or `PIGEONHOLE_DATABASE_URL_FILE` ");
+    expect(guide).toContain("| `PIGEONHOLE_DEV_KEYS=true` or `false` ");
   });
 
   it("refuses a document that lost its markers, and guide text that MDX would read as markup", () => {

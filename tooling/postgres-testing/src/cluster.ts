@@ -36,6 +36,16 @@ export interface PostgresCluster {
   readonly dataDir: string;
   /** Creates an empty database and answers its address; without a name, a random one. */
   createDatabase(name?: string): Promise<string>;
+  /**
+   * Stops the server as an operator would (`pg_ctl stop -m fast`), keeping its data: clients see it go away, until
+   * `resume()`. Harmless when it is paused already.
+   */
+  pause(): Promise<void>;
+  /**
+   * Starts a paused server again, with its data, on the same port; answers once it accepts connections. Harmless when
+   * it is not paused.
+   */
+  resume(): Promise<void>;
   /** Stops the server at once (nothing it holds is worth keeping) and removes its folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -166,7 +176,7 @@ export async function launchPostgres(
     rmSync(root, { recursive: true, force: true });
   };
 
-  const { port, pid } = await (async () => {
+  const started = await (async () => {
     await initCluster(bin, paths, account, options);
     const port = await startServer(bin, paths, account, nextPort, attempts);
     return { port, pid: await postmasterPid(paths.data) };
@@ -174,6 +184,9 @@ export async function launchPostgres(
     stopNow();
     throw error;
   });
+  const { port } = started;
+  // The server's process: another after each resume.
+  let { pid } = started;
   stopOnExit(stopNow);
 
   const url = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
@@ -190,6 +203,21 @@ export async function launchPostgres(
     }
     await rm(root, { recursive: true, force: true });
   };
+  let paused = false;
+  const pause = async () => {
+    if (!paused && isRunning(pid)) {
+      await runProgram(pgCtl, [`--pgdata=${paths.data}`, "--mode=fast", "--wait", "stop"], { as: account, cwd: root });
+    }
+    paused = true;
+  };
+  const resume = async () => {
+    if (!paused) {
+      return;
+    }
+    await startServer(bin, paths, account, async () => port, 1);
+    pid = await postmasterPid(paths.data);
+    paused = false;
+  };
   return {
     url,
     host: "127.0.0.1",
@@ -197,6 +225,8 @@ export async function launchPostgres(
     socketDir: root,
     dataDir: paths.data,
     createDatabase: (name) => createDatabase(url, name),
+    pause,
+    resume,
     stop: () => {
       stopped ??= stop();
       return stopped;

@@ -101,6 +101,26 @@ describe("startPostgres", () => {
     await cluster.stop(); // a second stop is harmless
   });
 
+  it("pauses a cluster, keeping its data, and resumes it on the same port", async () => {
+    const cluster = await startPostgres({ parentDir: parent });
+    try {
+      const url = await cluster.createDatabase("kept");
+      await query(url, "create table marker (n int); insert into marker values (7)");
+      const processes = serverProcesses(cluster.dataDir);
+      await cluster.pause();
+      expect(await waitForExit(processes)).toEqual([]);
+      expect(await pgCtlStatus(cluster.dataDir)).toBe(3);
+      await expect(query(url, "select 1")).rejects.toThrow(/ECONNREFUSED/);
+      await cluster.pause(); // a second pause is harmless
+      await cluster.resume();
+      expect(await query(url, "select n from marker")).toEqual([{ n: 7 }]);
+      await cluster.resume(); // and so is resuming a running cluster
+    } finally {
+      await cluster.stop();
+    }
+    expect(await readdir(parent)).toEqual([]);
+  });
+
   it("stops and cleans up a cluster whose server was killed", async () => {
     const cluster = await startPostgres({ parentDir: parent });
     const processes = serverProcesses(cluster.dataDir);

@@ -3,6 +3,7 @@ import type { Clock } from "../clock.ts";
 import type { AuthFailureLimiter } from "../http/auth-failure-limiter.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
+import type { Readiness } from "../http/readiness.ts";
 import { createServiceApp } from "../http/service-app.ts";
 import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
@@ -29,6 +30,8 @@ export interface ForumAppOptions {
   logger: ServerLogger;
   /** Test control's request faults (see `ServiceAppOptions.requestFaults`). */
   requestFaults?: MiddlewareHandler;
+  /** Answers `GET /ready` (see `ServiceAppOptions.readiness`). */
+  readiness?: Readiness;
   clock: Clock;
 }
 
@@ -67,6 +70,8 @@ export function createForumApp(options: ForumAppOptions) {
     trustedProxies: options.trustedProxies,
     authFailures: options.authFailures,
     logger: options.logger,
+    callerLogFields: (caller) => ({ agent_id: caller.agentId }),
     requestFaults: options.requestFaults,
+    readiness: options.readiness,
   });
 }

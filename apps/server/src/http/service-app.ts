@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { ServerLogger } from "../logger.ts";
+import type { LogFields, ServerLogger } from "../logger.ts";
 import type { SpecOperation } from "../spec/request-validator.ts";
 import { admitCaller } from "./admission.ts";
 import { completeAnswerHeaders } from "./answer.ts";
@@ -17,6 +17,9 @@ import { operationRoute } from "./operation-route.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { limitRateByAddress } from "./rate-limit.ts";
 import type { RateLimitState } from "./rate-limiter.ts";
+import type { Readiness } from "./readiness.ts";
+import { readinessRoute } from "./readiness.ts";
+import type { RequestLog } from "./request-id.ts";
 import { assignRequestId, logAnswered } from "./request-id.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
@@ -40,6 +43,8 @@ export interface ServiceAppOptions<Caller, Code extends string> {
   /** Addresses of proxies in front whose `X-Forwarded-For` names the client (see client-address.ts). */
   trustedProxies?: readonly string[];
   logger: ServerLogger;
+  /** What a request line says of its caller once its key is accepted (a pod or agent id; never the key). */
+  callerLogFields?: (caller: Caller) => LogFields;
   issueCode?: IssueCoder<Code>;
   /** Paths outside the spec's operations, served after authentication and the rate limit. */
   extraRoutes?: Record<string, MiddlewareHandler<ServiceEnv<Caller>>>;
@@ -50,6 +55,11 @@ export interface ServiceAppOptions<Caller, Code extends string> {
    * faults, which may answer in place of the service.
    */
   requestFaults?: MiddlewareHandler;
+  /**
+   * Serves `GET /ready` beside `/health`, without a key or a limit; once it is draining, every answer closes its
+   * connection, so that clients and balancers holding one open reconnect elsewhere.
+   */
+  readiness?: Readiness;
 }
 
 const BODYLESS_METHODS = new Set(["GET", "DELETE"]);
@@ -61,7 +71,11 @@ const toHonoPath = (specPath: string) => specPath.replace(/\{([^}]+)\}/g, ":$1")
  * headers of its answer; once answered, the answer gets every header the request gathered. One middleware rather
  * than one for each: every layer of Hono middleware costs a few promise round trips on every request.
  */
-function receiveRequest<Caller>(service: string, logger: ServerLogger, trustedProxies: readonly string[]) {
+function receiveRequest<Caller>(
+  log: RequestLog<Caller>,
+  trustedProxies: readonly string[],
+  readiness: Readiness | undefined,
+) {
   const trusted = new Set(trustedProxies);
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
     const started = performance.now();
@@ -70,26 +84,35 @@ function receiveRequest<Caller>(service: string, logger: ServerLogger, trustedPr
     allowAnyOrigin(c);
     await next();
     completeAnswerHeaders(c);
-    logAnswered(c, service, logger, started);
+    // Stopping: the connection closes after this answer, so that whoever holds it open reconnects elsewhere.
+    if (readiness?.draining) {
+      c.res.headers.set("connection", "close");
+    }
+    logAnswered(c, log, started);
   });
 }
 
 /**
- * One service as a Hono app: request ids and logs, CORS, `/health`, authentication, rate limits, body limits, spec
- * validation of every operation, and errors in the service's envelope. Unknown routes answer 404, a known path with
- * a method it does not have 405 (with `Allow`), and unexpected exceptions 500, all in the envelope.
+ * One service as a Hono app: request ids and logs, CORS, `/health` and `/ready`, authentication, rate limits, body
+ * limits, spec validation of every operation, and errors in the service's envelope. Unknown routes answer 404, a known
+ * path with a method it does not have 405 (with `Allow`), and unexpected exceptions 500, all in the envelope.
  */
 export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
   options: ServiceAppOptions<Caller, Code>,
 ): Hono<ServiceEnv<Caller>> {
   const app = new Hono<ServiceEnv<Caller>>();
-  app.use(receiveRequest(options.service, options.logger, options.trustedProxies ?? []));
+  const log = { service: options.service, logger: options.logger, callerFields: options.callerLogFields };
+  app.use(receiveRequest(log, options.trustedProxies ?? [], options.readiness));
   // Preflights are answered here, before authentication (and before test control's faults).
   app.options("*", answerPreflight());
   if (options.requestFaults) {
     app.use(options.requestFaults);
   }
+  // Liveness: the process answers. Readiness (`/ready`): it should be sent requests (see readiness.ts).
   app.get("/health", (c) => c.json({ status: "ok" }));
+  if (options.readiness) {
+    app.get("/ready", readinessRoute(options.readiness));
+  }
 
   const methodsByPath = new Map<string, string[]>();
   const bodyLimit = limitRequestBody(options.maxBodyBytes);

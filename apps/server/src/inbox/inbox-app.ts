@@ -3,6 +3,7 @@ import type { Clock } from "../clock.ts";
 import type { AuthFailureLimiter } from "../http/auth-failure-limiter.ts";
 import type { RateLimiterFactory } from "../http/rate-limiter.ts";
 import { inMemoryRateLimiters } from "../http/rate-limiter.ts";
+import type { Readiness } from "../http/readiness.ts";
 import { createServiceApp } from "../http/service-app.ts";
 import type { ApiKeys, InboxCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
@@ -51,6 +52,8 @@ export interface InboxAppOptions {
   simulator?: OutcomeSimulator;
   /** Test control's request faults (see `ServiceAppOptions.requestFaults`). */
   requestFaults?: MiddlewareHandler;
+  /** Answers `GET /ready` (see `ServiceAppOptions.readiness`). */
+  readiness?: Readiness;
   clock: Clock;
 }
 
@@ -95,6 +98,8 @@ export function createInboxApp(options: InboxAppOptions) {
     trustedProxies: options.trustedProxies,
     authFailures: options.authFailures,
     logger: options.logger,
+    callerLogFields: (caller) => ({ pod_id: caller.podId }),
     requestFaults: options.requestFaults,
+    readiness: options.readiness,
   });
 }

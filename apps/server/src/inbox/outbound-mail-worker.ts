@@ -5,6 +5,7 @@ import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import type { RelayOutcome, RelayTransport } from "../mail/outbound/relay-transport.ts";
 import type { SimulatedOutcome } from "../mail/outbound/simulated-outcome.ts";
 import { simulatedReply } from "../mail/outbound/simulated-outcome.ts";
+import { DEFAULT_CLAIM_LEASE_MS } from "../options/defaults.ts";
 import type { ClaimedMail, MailAttemptState, MailQueue } from "../storage/inbox/mail-queue.ts";
 import type { SendStore } from "../storage/inbox/send-store.ts";
 import { withoutBcc } from "../without-bcc.ts";
@@ -37,8 +38,14 @@ export interface OutboundMailWorkerOptions {
   logger: ServerLogger;
   /** The n-th temporary failure of a recipient waits `retryDelaysMs[n - 1]`; after the last, it has bounced. */
   retryDelaysMs: readonly number[];
-  /** How long a claim holds; it must exceed the longest attempt. */
+  /** The longest this instance holds a recipient for one attempt (its claim is no longer renewed after that). */
   claimMs: number;
+  /**
+   * How long a claim holds unless renewed; renewed every third of it while the attempt runs, so that the recipients
+   * of an instance that crashed are taken over within this long. Default {@link DEFAULT_CLAIM_LEASE_MS}, at most
+   * `claimMs`.
+   */
+  leaseMs?: number;
   /** Recipients relayed at the same time. */
   concurrency: number;
   /** How often the queue is checked when nothing wakes the worker (other instances queue too). Default 500 ms. */
@@ -51,10 +58,10 @@ type OutcomeEvent = { event_type: string; event_id: string };
 
 /**
  * Relays the mail of outside recipients through the configured relay, from the queue the sends write in their
- * transaction. Every instance on the database runs one; each recipient is claimed by one instance at a time, and
- * each outcome is committed as soon as the relay answers, with its event, so that a recipient the relay accepted is
- * not sent again. A crash between the relay's answer and that commit sends the message to that recipient again
- * after the claim runs out (or at once after a restart on SQLite).
+ * transaction. Every instance on the database runs one; each recipient is claimed by one instance at a time, on a
+ * lease it renews while the attempt runs, and each outcome is committed as soon as the relay answers, with its
+ * event, so that a recipient the relay accepted is not sent again. A crash between the relay's answer and that
+ * commit sends the message to that recipient again once the lease runs out (or at once after a restart on SQLite).
  */
 export class OutboundMailWorker {
   readonly #options: OutboundMailWorkerOptions;
@@ -68,6 +75,7 @@ export class OutboundMailWorker {
     const { logger } = options;
     this.#loop = new ClaimLoop({
       ...options,
+      leaseMs: options.leaseMs ?? DEFAULT_CLAIM_LEASE_MS,
       attempt: (mail) => this.#attempt(mail),
       onAttemptError: (mail, error) =>
         logger.error("outbound mail outcome could not be recorded", {
@@ -77,6 +85,8 @@ export class OutboundMailWorker {
       onQueueError: (error) => logger.error("outbound mail queue could not be read", { error: describeError(error) }),
       onReleaseError: (error) =>
         logger.warn("outbound mail claims could not be handed back", { error: describeError(error) }),
+      onRenewError: (error) =>
+        logger.warn("outbound mail claims could not be renewed", { error: describeError(error) }),
     });
   }
 

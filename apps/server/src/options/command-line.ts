@@ -40,7 +40,7 @@ function rawValue(raw: Record<string, RawValue>, option: CommandLineOption): Raw
 
 function read(option: ValueOption, text: string | boolean): unknown {
   // parseArgs hands a string option nothing but strings.
-  return option.parse(String(text), option.flag);
+  return option.parse(String(text), `--${option.flag}`);
 }
 
 /**

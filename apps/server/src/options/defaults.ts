@@ -23,6 +23,16 @@ export const DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY = 20;
 export const DEFAULT_EVENT_POLL_MS = 2_000;
 /** How long a stop waits for requests in flight (`ServerOptions.shutdownGraceMs`). */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a server starting waits, in all, for a PostgreSQL database that is not reachable yet, retrying with backoff
+ * (`ServerOptions.databaseWaitMs`).
+ */
+export const DEFAULT_DATABASE_WAIT_MS = 60_000;
+/**
+ * How long a stopping server keeps serving while `/ready` answers 503 `draining`, before it closes its ports
+ * (`ServerOptions.drainDelayMs`): none unless a balancer that polls `/ready` needs it (see server/drain.ts).
+ */
+export const DEFAULT_DRAIN_DELAY_MS = 0;
 
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = {
   inboxRequestsPerMinute: 1000,
@@ -41,8 +51,15 @@ export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000,
 ];
 
-/** How long an instance holds a webhook delivery it attempts (`ServerOptions.webhookClaimMs`). */
+/** The longest an instance holds a webhook delivery for one attempt (`ServerOptions.webhookClaimMs`). */
 export const DEFAULT_WEBHOOK_CLAIM_MS = 60_000;
+
+/**
+ * How long a claim on a webhook delivery or a relayed recipient holds unless its instance renews it, which it does
+ * every third of this while the attempt runs (`ServerOptions.claimLeaseMs`): a crashed instance's rows are taken
+ * over within this long.
+ */
+export const DEFAULT_CLAIM_LEASE_MS = 10_000;
 
 /** After each temporary failure of a recipient: 1 min, 5 min, 30 min, 2 h, 8 h; then it has bounced (about 10.5 h). */
 export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 28_800_000];
@@ -50,5 +67,5 @@ export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000,
 /** Webhooks one pod may have unless `ServerOptions.webhooksPerPod` says otherwise. */
 export const DEFAULT_WEBHOOKS_PER_POD = 20;
 
-/** How long an instance holds a recipient of the relay (`ServerOptions.smtpRelayClaimMs`). */
+/** The longest an instance holds a recipient of the relay for one attempt (`ServerOptions.smtpRelayClaimMs`). */
 export const DEFAULT_SMTP_RELAY_CLAIM_MS = 300_000;

@@ -6,13 +6,14 @@ export type Command = "start" | "keys";
 /** The `startServer` option that a command-line option sets unchanged: a property of `ServerOptions` or of its limits. */
 export type ServerOptionPath = keyof ServerOptions | `limits.${keyof ServerLimits}`;
 
-/** The environment variable that stands for an option. */
+/**
+ * The environment variable that stands for an option (see environment.ts for how each kind of option reads it). A flag
+ * given on the command line wins over its variable.
+ */
 export interface EnvVariable {
   /** `PIGEONHOLE_` and the flag in capitals, `-` as `_`; or the older name an existing variable keeps. */
   readonly name: `PIGEONHOLE_${string}`;
-  /** Whether the server reads it today. The others are reserved: named here, read by nothing yet. */
-  readonly read: boolean;
-  /** What `--help` adds after "stands for --flag", when there is more to it. */
+  /** What `--help` and the docs add after the variable's name, when there is more to it. */
   readonly note?: string;
 }
 
@@ -30,8 +31,16 @@ interface OptionFields {
   readonly short?: string;
   /** An older name of the flag, still accepted (`db` for `--db`); giving both is refused. */
   readonly formerFlag?: string;
-  /** The variable that stands (or will stand) for it; null for what only makes sense typed (`--help`). */
+  /**
+   * The variable that stands for it; null for what only makes sense typed for one command (`--help`, the keys
+   * commands' `--service`).
+   */
   readonly env: EnvVariable | null;
+  /**
+   * Its value is a secret (a password, a key): besides its variable, the file a `<variable>_FILE` variable names may
+   * hold it, so that it appears neither in the process list nor in the environment.
+   */
+  readonly secret?: true;
   readonly commands: readonly Command[];
   /**
    * What it does, in Markdown: `--help` shows it without the backticks of its code spans, and adds whether it repeats
@@ -49,8 +58,11 @@ export interface ValueOption<T = unknown> extends OptionFields {
   readonly kind: "value";
   /** How `--help` names its value: `<port>`, `inbox|forum`. */
   readonly argument: string;
-  /** Reads the text given for it; throws a `UsageError` that names the flag when it cannot. */
-  readonly parse: (text: string, flag: string) => T;
+  /**
+   * Reads the text given for it; throws a `UsageError` that names `source` when it cannot: the flag (`--inbox-port`)
+   * or the variable (`PIGEONHOLE_INBOX_PORT`) the text came from.
+   */
+  readonly parse: (text: string, source: string) => T;
   /** Given several times, it keeps each value (`--domain a.test --domain b.test`). */
   readonly repeatable?: boolean;
   readonly default?: OptionDefault<T | readonly T[]>;
@@ -80,24 +92,26 @@ export type ValueOf<Option> = Option extends { readonly kind: "value"; readonly 
 /** What a command line gave, by option name: only the options it named. */
 export type GivenOptions<Table extends OptionTable> = { -readonly [Name in keyof Table]?: ValueOf<Table[Name]> };
 
-/** The variable reserved for an option: `--inbox-port` is `PIGEONHOLE_INBOX_PORT`. */
-const reservedVariable = (flag: string): EnvVariable => ({
+/** The variable named after an option's flag: `--inbox-port` is `PIGEONHOLE_INBOX_PORT`. */
+export const variableNamedAfter = (flag: string): EnvVariable => ({
   name: `PIGEONHOLE_${flag.toUpperCase().replaceAll("-", "_")}`,
-  read: false,
 });
+
+/** The variable that names the file holding a secret option's value: `PIGEONHOLE_SMTP_RELAY_FILE`. */
+export const fileVariableOf = (variable: EnvVariable): `PIGEONHOLE_${string}` => `${variable.name}_FILE`;
 
 type Described<Option extends CommandLineOption> = Omit<Option, "kind" | "env"> & { readonly env?: EnvVariable | null };
 
-/** An option that takes a value; its variable is the reserved one unless it names another, or null. */
+/** An option that takes a value; its variable is named after its flag unless it names another, or null. */
 export const valueOption = <const Option extends Described<ValueOption>>(option: Option) => ({
   ...option,
   kind: "value" as const,
-  env: option.env === undefined ? reservedVariable(option.flag) : option.env,
+  env: option.env === undefined ? variableNamedAfter(option.flag) : option.env,
 });
 
-/** A switch; its variable is the reserved one unless it names another, or null. */
+/** A switch; its variable is named after its flag unless it names another, or null. */
 export const switchOption = <const Option extends Described<SwitchOption>>(option: Option) => ({
   ...option,
   kind: "switch" as const,
-  env: option.env === undefined ? reservedVariable(option.flag) : option.env,
+  env: option.env === undefined ? variableNamedAfter(option.flag) : option.env,
 });

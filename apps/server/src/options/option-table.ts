@@ -1,7 +1,10 @@
 import { DEFAULT_POOL_SIZE } from "../storage/open-storage.ts";
 import {
+  DEFAULT_CLAIM_LEASE_MS,
   DEFAULT_DATABASE_FILE,
+  DEFAULT_DATABASE_WAIT_MS,
   DEFAULT_DOMAINS,
+  DEFAULT_DRAIN_DELAY_MS,
   DEFAULT_EVENT_POLL_MS,
   DEFAULT_FORUM_PORT,
   DEFAULT_HOST,
@@ -21,7 +24,7 @@ import {
 } from "./defaults.ts";
 import type { CommandLineOption, GivenOptions, OptionTable } from "./option-definition.ts";
 import { switchOption, valueOption } from "./option-definition.ts";
-import { text, wholeNumber, wholeNumbers } from "./option-parsers.ts";
+import { heloName, text, wholeNumber, wholeNumbers } from "./option-parsers.ts";
 
 /**
  * Every option of `pigeonhole-server`, described once. The command-line parser, `--help`, and the options tables of
@@ -33,7 +36,10 @@ export const OPTIONS = {
     formerFlag: "db",
     argument: "<url|file>",
     parse: text,
-    env: { name: "PIGEONHOLE_DATABASE_URL", read: true },
+    // The name it had before every option had a variable.
+    env: { name: "PIGEONHOLE_DATABASE_URL" },
+    // A PostgreSQL URL may hold a password.
+    secret: true,
     commands: ["start", "keys"],
     default: { value: DEFAULT_DATABASE_FILE, shown: `./${DEFAULT_DATABASE_FILE}` },
     help:
@@ -45,6 +51,7 @@ export const OPTIONS = {
     flag: "service",
     argument: "inbox|forum",
     parse: text,
+    // Each keys command is typed for one service at a time; a variable would silently narrow every `keys list`.
     env: null,
     commands: ["keys"],
     help: "keys create: the service of the new key; keys list: only this service's keys",
@@ -53,6 +60,7 @@ export const OPTIONS = {
     flag: "name",
     argument: "<agent name>",
     parse: text,
+    // Names one new agent: a variable would give every agent created the same name, the second refused.
     env: null,
     commands: ["keys"],
     default: { shown: "`agent-<random>`" },
@@ -62,12 +70,14 @@ export const OPTIONS = {
     flag: "pod",
     argument: "<pod id>",
     parse: text,
+    // Names the pod of one new key: a variable would put every inbox key created in the same pod.
     env: null,
     commands: ["keys"],
     help: "keys create --service inbox: a second key for this pod (its id from `keys list`)",
   }),
   createDb: switchOption({
     flag: "create-db",
+    // Creating a file is asked for once, on purpose: a variable would let a mistyped --database pass unnoticed.
     env: null,
     commands: ["keys"],
     help: "keys create: create the SQLite file when it does not exist",
@@ -81,8 +91,22 @@ export const OPTIONS = {
     default: { value: DEFAULT_POOL_SIZE },
     help: "PostgreSQL connections per instance",
     deployment:
-      "connections per instance; keep instances × size under PostgreSQL's `max_connections` (100 by default), with " +
-      "room for other clients such as `pg_dump`",
+      "connections per instance, which opens 4 more (rate-limit counts, live events, the readiness check); keep " +
+      "instances × (size + 4) under PostgreSQL's `max_connections` (100 by default), with room for other clients " +
+      "such as `pg_dump`",
+  }),
+  databaseWaitMs: valueOption({
+    flag: "database-wait-ms",
+    argument: "<ms>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "databaseWaitMs",
+    default: { value: DEFAULT_DATABASE_WAIT_MS },
+    help:
+      "how long a start waits for a PostgreSQL that is not reachable yet (refused, not resolving, starting up), " +
+      "trying again with backoff and logging each attempt; a refused login or a missing database fails at once; " +
+      "`0` fails at the first attempt",
+    deployment: "how long a start waits for PostgreSQL to come up (a machine booting); then it exits with an error",
   }),
   memory: switchOption({
     flag: "memory",
@@ -217,17 +241,32 @@ export const OPTIONS = {
     flag: "smtp-relay",
     argument: "<url>",
     parse: text,
+    // The URL may hold the relay's password.
+    secret: true,
     commands: ["start"],
     sets: "smtpRelay",
     help:
       "send mail to outside recipients through this relay: `smtp://user:pass@host:port` (STARTTLS when offered; port " +
       "587 by default) or `smtps://...` (TLS; port 465); without it such mail is kept, not sent (status `captured`)",
+    deployment:
+      "the relay's URL; with a password in it, give it in a file (`PIGEONHOLE_SMTP_RELAY_FILE`), out of the process " +
+      "list and the environment",
   }),
   smtpRelayInsecure: switchOption({
     flag: "smtp-relay-insecure",
     commands: ["start"],
     sets: "smtpRelayInsecure",
     help: "accept a relay certificate that does not verify (self-signed)",
+  }),
+  smtpHeloName: valueOption({
+    flag: "smtp-helo-name",
+    argument: "<host name>",
+    parse: heloName,
+    commands: ["start"],
+    sets: "smtpHeloName",
+    default: { shown: "the first `--domain` given, else the machine's host name" },
+    help: "the name the server gives itself in `EHLO`/`HELO` to the relay",
+    deployment: "a name of the sending machine that resolves in DNS: many relays refuse a greeting that does not",
   }),
   smtpRetryDelaysMs: valueOption({
     flag: "smtp-retry-delays",
@@ -245,7 +284,9 @@ export const OPTIONS = {
     commands: ["start"],
     sets: "smtpRelayClaimMs",
     default: { value: DEFAULT_SMTP_RELAY_CLAIM_MS },
-    help: "how long an instance holds a recipient it relays to",
+    help:
+      "the longest an instance holds a recipient for one relay attempt: its claim is renewed (`--claim-lease-ms`) " +
+      "until then at most; each command to the relay times out after a tenth of this, 30 s at most",
   }),
   dkimDomain: valueOption({
     flag: "dkim-domain",
@@ -286,6 +327,20 @@ export const OPTIONS = {
     deployment:
       "the balancer's address (repeatable): requests from it count against the client its `X-Forwarded-For` names; " +
       "without it, every request through the balancer counts against the balancer",
+  }),
+  drainDelayMs: valueOption({
+    flag: "drain-delay-ms",
+    argument: "<ms>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "drainDelayMs",
+    default: { value: DEFAULT_DRAIN_DELAY_MS },
+    help:
+      "on SIGTERM or SIGINT, how long to keep serving, with `/ready` answering 503 `draining` and every answer " +
+      "closing its connection, before the ports close and requests in flight finish",
+    deployment:
+      "with a balancer that polls `/ready`: its interval times the failures it needs, plus a second (see Health " +
+      "checks)",
   }),
   inboxRequestsPerMinute: valueOption({
     flag: "inbox-requests-per-minute",
@@ -367,8 +422,21 @@ export const OPTIONS = {
     sets: "webhookClaimMs",
     default: { value: DEFAULT_WEBHOOK_CLAIM_MS },
     help:
-      "how long an instance holds a delivery it attempts; after a crash, another instance takes the delivery over " +
-      "once this runs out",
+      "the longest an instance holds a delivery for one attempt: its claim is renewed (`--claim-lease-ms`) until " +
+      "then at most; a receiver has 15 s to answer, or half of this when shorter",
+  }),
+  claimLeaseMs: valueOption({
+    flag: "claim-lease-ms",
+    argument: "<ms>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "claimLeaseMs",
+    default: { value: DEFAULT_CLAIM_LEASE_MS },
+    help:
+      "how long a claim on a webhook delivery or a relayed recipient holds unless renewed: an instance renews the " +
+      "claims of its attempts in flight every third of this (one statement per queue), so after a crash another " +
+      "instance takes its rows over within this long, and never a row whose attempt still runs; at least 1000",
+    deployment: "how soon the others take over a crashed instance's webhook deliveries and relayed mail",
   }),
   webhooksPerPod: valueOption({
     flag: "webhooks-per-pod",
@@ -412,8 +480,10 @@ export const OPTIONS = {
     flag: "test-control-key",
     argument: "<key>",
     parse: text,
-    env: { name: "PIGEONHOLE_TEST_CONTROL_KEY", read: true, note: "(it does not turn test control on)" },
+    env: { name: "PIGEONHOLE_TEST_CONTROL_KEY", note: "which, unlike the flag, does not turn test control on" },
+    secret: true,
     commands: ["start"],
+    sets: "testControlKey",
     default: { value: DEFAULT_TEST_CONTROL_KEY },
     help: "the test-control key, required to turn test control on without the development keys; implies `--test-control`",
   }),

@@ -1,7 +1,8 @@
 import { DEFAULT_FORUM_DEV_KEY, DEFAULT_INBOX_DEV_KEY } from "./defaults.ts";
 import type { Command, CommandLineOption } from "./option-definition.ts";
+import { variableNamedAfter } from "./option-definition.ts";
 import { OPTIONS, optionEntries } from "./option-table.ts";
-import { defaultOf, plain, synopsis } from "./option-text.ts";
+import { defaultOf, plain, synopsis, variableOf } from "./option-text.ts";
 
 /** Lines of `--help` are at most this long, and each option's help starts at this column. */
 const WIDTH = 117;
@@ -22,11 +23,13 @@ function wrap(text: string, width: number): string[] {
   return [...lines, line];
 }
 
-/** An option's help, with whether it repeats and its default. */
+/** An option's help, with whether it repeats, its variable and its default. */
 function describe(option: CommandLineOption): string {
   const shownDefault = defaultOf(option);
+  const variable = variableOf(option);
   const notes = [
     ...(option.kind === "value" && option.repeatable ? ["repeatable"] : []),
+    ...(variable === undefined ? [] : [variable]),
     ...(shownDefault === undefined ? [] : [`default ${shownDefault}`]),
   ];
   return plain(notes.length === 0 ? option.help : `${option.help} (${notes.join("; ")})`);
@@ -71,11 +74,22 @@ const KEY_ROTATION = `Rotating an inbox key without downtime: create a second ke
   (pigeonhole-server keys create --service inbox --pod <pod id>, the pod id from keys list), give your clients the
   new key, then revoke the old one (pigeonhole-server keys revoke <key id>). Both keys open the pod until then.`;
 
-/** The variables read today, the development keys' (which stand for no option), and the older names of flags. */
+/**
+ * How variables set options (environment.ts), those not named after their flag, the development keys' (which stand
+ * for no option), and the older names of flags.
+ */
 function environment(): string {
   const options = optionEntries().map(([, option]) => option);
+  const secrets = options.flatMap((option) => (option.secret && option.env !== null ? [`--${option.flag}`] : []));
+  const rules = [
+    "Each option's variable is named in its help, after its flag (--inbox-port: PIGEONHOLE_INBOX_PORT); a flag",
+    "given wins over its variable, and an empty variable counts as unset. A switch's variable takes true or 1 (the",
+    "flag) or false or 0 (--no-<flag>); a repeatable option's takes its values separated by commas. A secret",
+    `(${secrets.join(", ")}) may instead be in the file its _FILE variable names, which keeps it out of the process`,
+    "list and the environment.",
+  ].join(" ");
   const variables = options.flatMap(({ env, flag }) =>
-    env?.read ? [`${env.name} stands for --${flag}${env.note === undefined ? "" : ` ${env.note}`}.`] : [],
+    env !== null && env.name !== variableNamedAfter(flag).name ? [`${env.name} stands for --${flag}.`] : [],
   );
   const devKeys =
     "PIGEONHOLE_INBOX_API_KEY and PIGEONHOLE_FORUM_API_KEY set the development keys " +
@@ -83,7 +97,7 @@ function environment(): string {
   const formerFlags = options.flatMap(({ formerFlag, flag }) =>
     formerFlag === undefined ? [] : [`--${formerFlag} is the older name of --${flag}.`],
   );
-  return wrap(`Environment: ${[...variables, devKeys, ...formerFlags].join(" ")}`, WIDTH).join("\n");
+  return wrap(`Environment: ${[rules, ...variables, devKeys, ...formerFlags].join(" ")}`, WIDTH).join("\n");
 }
 
 /** What `pigeonhole-server --help` prints, and a command line it cannot run after its error. */

@@ -1,4 +1,5 @@
 import type { RunningServer } from "../http/listen.ts";
+import { Readiness } from "../http/readiness.ts";
 import { EventHub } from "../inbox/events/event-hub.ts";
 import { EventPruner } from "../inbox/events/event-pruner.ts";
 import type { EventStream } from "../inbox/events/event-stream.ts";
@@ -15,6 +16,8 @@ export interface ServerParts {
   readonly context: StartContext;
   readonly hub: EventHub;
   readonly pruner: EventPruner;
+  /** What `/ready` answers; draining from the moment the server starts to stop (see drain.ts). */
+  readonly readiness: Readiness;
   /** The services' HTTP servers, each once it listens. */
   readonly servers: RunningServer[];
   workers?: Workers;
@@ -23,13 +26,17 @@ export interface ServerParts {
   smtpListener?: RunningSmtpListener;
 }
 
-/** The parts a server has from the start, beside its database: the hub of live events and the event pruner. */
+/**
+ * The parts a server has from the start, beside its database: the hub of live events, the event pruner, and its
+ * readiness (which reads the server's clock, test control's when it is on, to know how old a result is).
+ */
 export function firstParts(context: StartContext): ServerParts {
   const { config, storage, clock } = context;
   return {
     context,
     hub: new EventHub({ log: storage.events, logger: config.logger, pollMs: config.eventPollMs }),
     pruner: new EventPruner(storage.events, clock, config.logger),
+    readiness: new Readiness({ check: () => storage.readiness(), clock, logger: config.logger }),
     servers: [],
   };
 }
@@ -37,6 +44,8 @@ export function firstParts(context: StartContext): ServerParts {
 /** Stops whatever was made, in an order that loses nothing, and closes the database last. */
 export async function shutDown(parts: ServerParts): Promise<void> {
   const { config, storage } = parts.context;
+  // Answers from now on close their connections; a start failing half way has announced nothing to drain.
+  parts.readiness.startDraining();
   // SMTP stops first: a message in the middle of DATA is not answered 250, so its sender keeps it and retries.
   await parts.smtpListener?.close();
   // WebSocket connections are told first (1001), so that the servers' close does not wait for them.

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { createForumApp } from "../forum/forum-app.ts";
 import { AuthFailureLimiter } from "../http/auth-failure-limiter.ts";
 import { countedRateLimiters } from "../http/rate-limiter.ts";
+import type { Readiness } from "../http/readiness.ts";
 import { createInboxApp } from "../inbox/inbox-app.ts";
 import { PageTokens } from "../inbox/page-token.ts";
 import type { ApiKeys } from "../keys/api-keys.ts";
@@ -17,8 +18,13 @@ export interface ServiceAppDependencies {
   forumFaults: MiddlewareHandler | undefined;
 }
 
-/** Both services' apps, sharing the rate-limit windows and the limiter of failed authentications. */
-export async function createServiceApps(context: StartContext, apiKeys: ApiKeys, dependencies: ServiceAppDependencies) {
+/** Both services' apps, sharing the rate-limit windows, the limiter of failed authentications and `/ready`. */
+export async function createServiceApps(
+  context: StartContext,
+  apiKeys: ApiKeys,
+  dependencies: ServiceAppDependencies,
+  readiness: Readiness,
+) {
   const { config, storage, clock } = context;
   const { logger } = config;
   const rateLimiters = countedRateLimiters(storage.rateWindows, clock);
@@ -40,6 +46,7 @@ export async function createServiceApps(context: StartContext, apiKeys: ApiKeys,
     logger,
     clock,
     requestFaults: dependencies.inboxFaults,
+    readiness,
   });
   const forum = createForumApp({
     storage,
@@ -55,6 +62,7 @@ export async function createServiceApps(context: StartContext, apiKeys: ApiKeys,
     logger,
     clock,
     requestFaults: dependencies.forumFaults,
+    readiness,
   });
   return { inbox, forum };
 }

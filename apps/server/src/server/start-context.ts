@@ -20,6 +20,8 @@ export async function openStartContext(config: ResolvedOptions, clock: Clock): P
   const storage = await openStorage(config.database, {
     poolSize: config.databasePoolSize,
     onConnectionError: (error) => config.logger.warn("database connection lost", { error: error.message }),
+    // A PostgreSQL not up yet (the machine is booting too) is waited for, with backoff; see database-wait.ts.
+    wait: { maxWaitMs: config.databaseWaitMs, logger: config.logger },
   });
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   return { config, storage, clock, instanceId };

@@ -45,6 +45,7 @@ function createDeliveryWorker(
     instanceId,
     soleInstance: storage.kind === "sqlite",
     claimMs: config.webhookClaimMs,
+    leaseMs: config.claimLeaseMs,
     clock,
     claimClock: config.clock,
     logger: config.logger,
@@ -70,6 +71,7 @@ function createMailWorker(
           url: relay.url,
           insecure: relay.insecure,
           dkim: relay.dkim,
+          heloName: relay.heloName,
           maxConnections: 5,
           timeoutMs: relay.timeoutMs,
         })
@@ -82,6 +84,7 @@ function createMailWorker(
     logger: config.logger,
     retryDelaysMs: config.mailRetryDelaysMs,
     claimMs: relay?.claimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS,
+    leaseMs: config.claimLeaseMs,
     concurrency: 10,
   });
 }

@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../../test/support/test-database.ts";
+import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { ClaimableRows } from "./claimed-rows.ts";
-import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "./claimed-rows.ts";
+import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim, renewClaimsOf } from "./claimed-rows.ts";
 import type { ServerDatabase } from "./database.ts";
-import { openPostgres } from "./postgres/open-postgres.ts";
-import { postgresDialect } from "./postgres/postgres-dialect.ts";
+import { recordMailAttempt } from "./inbox/mail-queue.ts";
 import type { RecipientDeliveryStatus } from "./schema.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
-import { openSqlite } from "./sqlite/open-sqlite.ts";
-import { sqliteDialect } from "./sqlite/sqlite-dialect.ts";
 
 const ROWS = { table: "recipient_deliveries", waiting: ["queued", "delayed"] } satisfies ClaimableRows;
 const NOW = Date.parse("2026-11-25T10:00:00.000Z");
@@ -16,11 +13,7 @@ const NOW = Date.parse("2026-11-25T10:00:00.000Z");
 let db: ServerDatabase;
 let dialect: SqlDialect;
 beforeAll(async () => {
-  const location = await newTestDatabase();
-  [db, dialect] =
-    testBackend() === "postgres"
-      ? [await openPostgres(location, { poolSize: 4, onConnectionError: () => {} }), postgresDialect]
-      : [await openSqlite(location), sqliteDialect];
+  [db, dialect] = await openTestDatabase(4);
 });
 afterAll(() => db.destroy());
 beforeEach(() => db.deleteFrom("recipient_deliveries").execute());
@@ -92,5 +85,61 @@ describe("claimed rows", () => {
       "held@example.test",
       "lapsed@example.test",
     ]);
+  });
+
+  it("renew, in one statement, the claimant's claims on the rows it names and no other", async () => {
+    await addRow("mine-a@example.test", "queued", NOW - 10, { by: "me", untilMs: NOW + 1_000 });
+    await addRow("mine-b@example.test", "delayed", NOW - 10, { by: "me", untilMs: NOW + 2_000 });
+    await addRow("mine-done@example.test", "queued", NOW - 10, { by: "me", untilMs: NOW + 1_000 });
+    await addRow("theirs@example.test", "queued", NOW - 10, { by: "other", untilMs: NOW + 1_000 });
+    const seqOf = async (address: string) =>
+      (
+        await db
+          .selectFrom("recipient_deliveries")
+          .select("seq")
+          .where("address", "=", address)
+          .executeTakeFirstOrThrow()
+      ).seq;
+    const named = [
+      await seqOf("mine-a@example.test"),
+      await seqOf("mine-b@example.test"),
+      await seqOf("theirs@example.test"),
+    ];
+
+    await renewClaimsOf(db, ROWS, "me", named, NOW + 10_000);
+    const held = await db
+      .selectFrom("recipient_deliveries")
+      .select(["address", "claimed_by", "claimed_until_ms"])
+      .orderBy("address")
+      .execute();
+    expect(held).toEqual([
+      { address: "mine-a@example.test", claimed_by: "me", claimed_until_ms: NOW + 10_000 },
+      { address: "mine-b@example.test", claimed_by: "me", claimed_until_ms: NOW + 10_000 },
+      // Not named: its attempt is over (its outcome could not be recorded), so its claim runs out and it is retried.
+      { address: "mine-done@example.test", claimed_by: "me", claimed_until_ms: NOW + 1_000 },
+      { address: "theirs@example.test", claimed_by: "other", claimed_until_ms: NOW + 1_000 },
+    ]);
+  });
+
+  it("record no outcome over a claim another instance took once the owner's lease ran out", async () => {
+    await addRow("slow@example.test", "queued", NOW - 10);
+    expect(await claim("owner", 1)).toEqual(["slow@example.test"]);
+    // The owner's lease was not renewed: another instance takes the recipient a minute later.
+    expect(await claim("other", 1, NOW + 60_001)).toEqual(["slow@example.test"]);
+    const { seq } = await db.selectFrom("recipient_deliveries").select("seq").executeTakeFirstOrThrow();
+    const outcome = (reply: string) => ({
+      status: "delivered" as const,
+      smtpReply: reply,
+      attempts: 1,
+      updatedAt: new Date(NOW + 60_002).toISOString(),
+      nextAttemptAtMs: null,
+    });
+
+    expect(await recordMailAttempt(db, seq, "owner", outcome("250 from the owner"))).toBe(false);
+    const row = () =>
+      db.selectFrom("recipient_deliveries").select(["status", "smtp_reply", "claimed_by"]).executeTakeFirstOrThrow();
+    expect(await row()).toEqual({ status: "queued", smtp_reply: null, claimed_by: "other" });
+    expect(await recordMailAttempt(db, seq, "other", outcome("250 from the other"))).toBe(true);
+    expect(await row()).toEqual({ status: "delivered", smtp_reply: "250 from the other", claimed_by: null });
   });
 });

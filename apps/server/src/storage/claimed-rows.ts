@@ -4,8 +4,9 @@ import type { DatabaseSchema } from "./schema.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
 
 // Work tables that the instances on a database share: a row waits while its status is one of `waiting`, is due at
-// `next_attempt_at_ms`, and is held by one instance (`claimed_by`) until `claimed_until_ms`, so that an instance
-// that stopped without handing its rows back loses them once the claim runs out.
+// `next_attempt_at_ms`, and is held by one instance (`claimed_by`) until `claimed_until_ms`. A claim is a short lease
+// that its instance renews while the attempt runs, so that an instance that stopped without handing its rows back
+// (a crash) loses them within one lease.
 
 type WorkTable = "webhook_deliveries" | "recipient_deliveries";
 
@@ -48,6 +49,11 @@ export interface ClaimQueue<Claim> {
    * until its claim runs out (the instance stopped or crashed).
    */
   claimDue(claim: ClaimRequest): Promise<Claim[]>;
+  /**
+   * Extends to `untilMs`, in one statement, the claims `claimant` still holds on the rows `seqs` (its attempts in
+   * flight). A row whose claim another instance took once it ran out is left to that instance.
+   */
+  renewClaims(claimant: string, seqs: readonly number[], untilMs: number): Promise<void>;
   /** Ends every claim of `claimant`, so that other instances take its rows at once. */
   releaseClaims(claimant: string): Promise<void>;
   /** Ends every claim (the embedded database: no other instance can hold one). */
@@ -163,6 +169,25 @@ export function withinShare(candidates: readonly GroupedCandidate[], claim: Clai
     }
   }
   return seqs;
+}
+
+/** Extends `claimant`'s claims on the rows `seqs` to `untilMs`; rows it no longer holds are left alone. */
+export async function renewClaimsOf(
+  db: ServerDatabase,
+  rows: ClaimableRows,
+  claimant: string,
+  seqs: readonly number[],
+  untilMs: number,
+): Promise<void> {
+  if (seqs.length === 0) {
+    return;
+  }
+  await db
+    .updateTable(rows.table)
+    .set({ claimed_until_ms: untilMs })
+    .where("claimed_by", "=", claimant)
+    .where("seq", "in", seqs)
+    .execute();
 }
 
 /** Ends every claim of `claimant`. */

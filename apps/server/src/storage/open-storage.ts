@@ -1,4 +1,7 @@
+import { silentLogger } from "../logger.ts";
 import type { ServerDatabase } from "./database.ts";
+import type { DatabaseWait } from "./database-wait.ts";
+import { openWhenReachable } from "./database-wait.ts";
 import type { ForumStore } from "./forum/forum-store.ts";
 import { SqlForumStore } from "./forum/forum-store.ts";
 import type { DeliveryOutbox } from "./inbox/delivery-outbox.ts";
@@ -23,6 +26,8 @@ import type { WindowCounter } from "./rate-limit-windows.ts";
 import { DatabaseWindowCounter, MemoryWindowCounter } from "./rate-limit-windows.ts";
 import type { DataReset } from "./reset/data-reset.ts";
 import { SqlDataReset } from "./reset/data-reset.ts";
+import type { DatabaseReadiness } from "./schema-version.ts";
+import { checkSchemaVersion } from "./schema-version.ts";
 import { loadOrCreateSecret } from "./secrets.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
 import { openSqlite } from "./sqlite/open-sqlite.ts";
@@ -66,6 +71,12 @@ export interface Storage {
   readonly rateWindows: WindowCounter;
   /** A random secret shared by every instance, made on first use (see secrets.ts). */
   secret(name: string): Promise<Buffer>;
+  /**
+   * Whether the database answers and has run every migration of this build: one cheap query, bounded in time
+   * ({@link READINESS_TIMEOUT_MS}), on PostgreSQL over a connection of its own so that a pool busy with requests
+   * does not make it fail.
+   */
+  readiness(): Promise<DatabaseReadiness>;
   close(): Promise<void>;
 }
 
@@ -74,12 +85,20 @@ export interface StorageOptions {
   poolSize?: number;
   /** Told of errors on idle PostgreSQL connections, which the pool replaces. Default: ignored. */
   onConnectionError?(error: Error): void;
+  /** On PostgreSQL, how long to wait for a database that is not reachable yet (see database-wait.ts). Default: not at all. */
+  wait?: DatabaseWait;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
 
 /** Connections per instance that only count rate limits, beside the pool. */
 const COUNTER_POOL_SIZE = 2;
+
+/**
+ * How long the readiness check's connection may take to connect, and its query to answer, on PostgreSQL: a database
+ * slower than this counts as not answering.
+ */
+export const READINESS_TIMEOUT_MS = 1_000;
 
 /** Whether a database location names a PostgreSQL database rather than a SQLite file. */
 export const isPostgresUrl = (location: string): boolean => /^postgres(?:ql)?:\/\//i.test(location);
@@ -94,7 +113,11 @@ export async function openStorage(location: string, options: StorageOptions = {}
       poolSize: options.poolSize ?? DEFAULT_POOL_SIZE,
       onConnectionError: options.onConnectionError ?? (() => {}),
     };
-    const db = await openPostgres(location, connection);
+    const db = await openWhenReachable(
+      () => openPostgres(location, connection),
+      redactPassword(location),
+      options.wait ?? { maxWaitMs: 0, logger: silentLogger },
+    );
     // Every request counts against a rate-limit row; waiting for each count to reach the disk would make requests of
     // one key queue behind each other's flushes. A database crash forgetting the last counts only frees a few requests.
     const counters = connectPostgres(location, {
@@ -103,10 +126,17 @@ export async function openStorage(location: string, options: StorageOptions = {}
       asynchronousCommit: true,
     });
     const storage = storageOn(db, postgresDialect, redactPassword(location), new DatabaseWindowCounter(counters));
+    // One connection of its own, opened at the first check: requests never hold it, and it never waits long.
+    const readinessProbe = connectPostgres(location, {
+      poolSize: 1,
+      onConnectionError: () => {},
+      timeoutMs: READINESS_TIMEOUT_MS,
+    });
     return {
       ...storage,
       listenForEvents: (onPod, onReconnect, onError) => listenForEvents(location, onPod, onReconnect, onError),
-      close: () => Promise.all([storage.close(), counters.destroy()]).then(() => undefined),
+      readiness: () => checkReadinessOn(readinessProbe),
+      close: () => Promise.all([storage.close(), counters.destroy(), readinessProbe.destroy()]).then(() => undefined),
     };
   }
   const db = await openSqlite(location);
@@ -131,6 +161,16 @@ function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string,
     announceCommitsTo: (announcer) => units.announceTo(announcer),
     rateWindows,
     secret: (name) => loadOrCreateSecret(db, name),
+    readiness: () => checkSchemaVersion(db),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * The check on PostgreSQL's connection of its own, tried once more on a new connection when it fails: a connection the
+ * database closed while idle (it restarted) fails its next query, and says nothing about the database now.
+ */
+async function checkReadinessOn(probe: ServerDatabase): Promise<DatabaseReadiness> {
+  const first = await checkSchemaVersion(probe);
+  return first.ready || first.reason !== "database" ? first : checkSchemaVersion(probe);
 }

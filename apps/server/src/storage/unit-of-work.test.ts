@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newTestDatabase, openTestStorage, testBackend } from "../../test/support/test-database.ts";
+import { openTestDatabase, openTestStorage } from "../../test/support/test-database.ts";
 import type { ServerDatabase } from "./database.ts";
 import type { NewRecipientDelivery } from "./inbox/recipient-deliveries.ts";
 import type { Storage } from "./open-storage.ts";
-import { openPostgres } from "./postgres/open-postgres.ts";
-import { postgresDialect } from "./postgres/postgres-dialect.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
-import { openSqlite } from "./sqlite/open-sqlite.ts";
-import { sqliteDialect } from "./sqlite/sqlite-dialect.ts";
 import type { Produced } from "./unit-of-work.ts";
 import { UnitsOfWork } from "./unit-of-work.ts";
 
@@ -110,11 +106,7 @@ describe("a unit of work run again after a transient conflict", () => {
   let db: ServerDatabase;
   let dialect: SqlDialect;
   beforeAll(async () => {
-    const location = await newTestDatabase();
-    [db, dialect] =
-      testBackend() === "postgres"
-        ? [await openPostgres(location, { poolSize: 2, onConnectionError: () => {} }), postgresDialect]
-        : [await openSqlite(location), sqliteDialect];
+    [db, dialect] = await openTestDatabase(2);
   });
   afterAll(() => db.destroy());
 

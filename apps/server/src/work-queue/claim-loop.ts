@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { ClaimQueue } from "../storage/claimed-rows.ts";
+import { ClaimRenewals } from "./claim-renewals.ts";
 
 /** The queue a loop works off, how it claims, and what the worker it runs for does with a claimed row. */
 export interface ClaimLoopOptions<Claim extends { seq: number }> {
@@ -15,8 +16,17 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
    * make the claims of attempts in flight look run out.
    */
   claimClock?: Clock;
-  /** How long a claim holds; it must exceed the longest attempt. */
+  /**
+   * The longest this instance holds a row for one attempt: past it the claim is no longer renewed and runs out, so
+   * that an attempt that hangs does not keep its row from the other instances for ever.
+   */
   claimMs: number;
+  /**
+   * How long a claim holds unless it is renewed (default, and at most, `claimMs`). The loop renews the claims of its
+   * attempts in flight every third of it, in one statement, so that the claims of an instance that died run out
+   * within one lease while a live instance keeps its rows however long an attempt takes (up to `claimMs`).
+   */
+  leaseMs?: number;
   /** Rows attempted at the same time. */
   concurrency: number;
   /**
@@ -34,17 +44,25 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
   onQueueError(error: unknown): void;
   /** The claims could not be handed back on stop: they run out by themselves. */
   onReleaseError(error: unknown): void;
+  /**
+   * The claims in flight could not be renewed (the database is unreachable): the loop tries again a third of a lease
+   * later; a claim that runs out meanwhile may be taken by another instance, whose attempt then counts, not this one's.
+   */
+  onRenewError(error: unknown): void;
 }
 
 /**
  * Works off a queue shared by the instances on a database: claims the rows that are due, up to the concurrency (and,
- * with a share, up to each group's share of it), for a while; looks again when woken (after a commit that queued
- * work), when an attempt ends, when the next row is due, and at least every poll interval; on stop, waits for the
- * attempts in flight and hands the claims left back.
+ * with a share, up to each group's share of it), for one lease, renewed while their attempts run; looks again when
+ * woken (after a commit that queued work), when an attempt ends, when the next row is due, and at least every poll
+ * interval; on stop, waits for the attempts in flight and hands the claims left back.
  */
 export class ClaimLoop<Claim extends { seq: number }> {
   readonly #options: Required<Omit<ClaimLoopOptions<Claim>, "share">> & Pick<ClaimLoopOptions<Claim>, "share">;
   readonly #inFlight = new Map<number, Promise<void>>();
+  /** When (by the claim clock) each row in flight was claimed: its claim is renewed until `claimMs` after that. */
+  readonly #claimedAt = new Map<number, number>();
+  readonly #renewals: ClaimRenewals;
   /** Rows in flight by group, when the loop keeps a share per group. */
   readonly #inFlightByGroup = new Map<string, number>();
   #timer: NodeJS.Timeout | undefined;
@@ -53,7 +71,9 @@ export class ClaimLoop<Claim extends { seq: number }> {
   #pass: Promise<void> | undefined;
 
   constructor(options: ClaimLoopOptions<Claim>) {
-    this.#options = { pollIntervalMs: 500, claimClock: options.clock, ...options };
+    const leaseMs = Math.min(options.leaseMs ?? options.claimMs, options.claimMs);
+    this.#options = { pollIntervalMs: 500, claimClock: options.clock, ...options, leaseMs };
+    this.#renewals = new ClaimRenewals(Math.max(1, Math.floor(leaseMs / 3)), () => this.#renewHeld());
   }
 
   async start(): Promise<void> {
@@ -61,6 +81,7 @@ export class ClaimLoop<Claim extends { seq: number }> {
     if (this.#options.soleInstance) {
       await this.#options.queue.releaseAllClaims(this.#options.clock.now());
     }
+    this.#renewals.start();
     this.wake();
   }
 
@@ -96,6 +117,8 @@ export class ClaimLoop<Claim extends { seq: number }> {
     abandon?.();
     await this.#pass;
     await Promise.allSettled(this.#inFlight.values());
+    // Renewed until now, since the attempts in flight could take longer than a lease to end.
+    await this.#renewals.stop();
     try {
       await this.#options.queue.releaseClaims(this.#options.instanceId);
     } catch (error) {
@@ -126,7 +149,7 @@ export class ClaimLoop<Claim extends { seq: number }> {
    * next poll, or when an attempt ends) when rows due at the claim were left because their group had its share.
    */
   async #runPass(): Promise<number | null> {
-    const { queue, clock, claimClock, concurrency, instanceId, claimMs, share } = this.#options;
+    const { queue, clock, claimClock, concurrency, instanceId, leaseMs, share } = this.#options;
     try {
       const free = concurrency - this.#inFlight.size;
       if (free <= 0) {
@@ -138,12 +161,12 @@ export class ClaimLoop<Claim extends { seq: number }> {
         claimant: instanceId,
         dueMs,
         nowMs: claimNow,
-        untilMs: claimNow + claimMs,
+        untilMs: claimNow + leaseMs,
         limit: free,
         ...(share ? { share: { perGroup: share.perGroup, inFlight: new Map(this.#inFlightByGroup) } } : {}),
       });
       for (const claim of claims) {
-        this.#track(claim);
+        this.#track(claim, claimNow);
       }
       const nextDueAt = await queue.nextDueAt(claimClock.now());
       // Fewer rows than asked for although some were due: those wait for their group's attempts to end (which wakes
@@ -156,8 +179,32 @@ export class ClaimLoop<Claim extends { seq: number }> {
     }
   }
 
+  /**
+   * Extends the claims of the attempts in flight by one lease, in one statement, except those claimed `claimMs` ago
+   * or more (the extension would pass it): those run out, and the row goes to whichever instance claims it next.
+   */
+  async #renewHeld(): Promise<void> {
+    const { queue, claimClock, instanceId, claimMs, leaseMs } = this.#options;
+    const untilMs = claimClock.now() + leaseMs;
+    const seqs = [...this.#claimedAt].filter(([, claimedAt]) => untilMs <= claimedAt + claimMs).map(([seq]) => seq);
+    if (seqs.length === 0) {
+      return;
+    }
+    try {
+      await queue.renewClaims(instanceId, seqs, untilMs);
+    } catch (error) {
+      this.#options.onRenewError(error);
+    }
+  }
+
   /** Attempts a claimed row, counting it in flight (and in its group's share) until the attempt ends. */
-  #track(claim: Claim): void {
+  #track(claim: Claim, claimedAt: number): void {
+    if (this.#inFlight.has(claim.seq)) {
+      // Its claim ran out unrenewed while its attempt still runs, and this loop claimed it again: one attempt at a
+      // time, the one in flight (which the new claim covers).
+      return;
+    }
+    this.#claimedAt.set(claim.seq, claimedAt);
     const group = this.#options.share?.groupOf(claim);
     if (group !== undefined) {
       this.#inFlightByGroup.set(group, (this.#inFlightByGroup.get(group) ?? 0) + 1);
@@ -167,6 +214,7 @@ export class ClaimLoop<Claim extends { seq: number }> {
       .catch((error: unknown) => this.#options.onAttemptError(claim, error))
       .finally(() => {
         this.#inFlight.delete(claim.seq);
+        this.#claimedAt.delete(claim.seq);
         if (group !== undefined) {
           const left = (this.#inFlightByGroup.get(group) ?? 1) - 1;
           if (left > 0) {

@@ -29,6 +29,8 @@ export interface StartCliOptions {
   cwd?: string;
   /** How long the CLI may take to print its addresses. Default 20 s. */
   timeoutMs?: number;
+  /** Variables added to this process's environment (and the test keys) for the CLI. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** Runs the CLI with `args` (in `cwd`, by default this process's) and resolves once it has printed both addresses. */
@@ -38,7 +40,7 @@ export function runCli(args: string[], timeoutMs = 20_000, cwd?: string): Promis
 
 /** Runs a CLI entry with `args` and the test keys, and resolves once it has printed both addresses. */
 export function startCli(args: string[], options: StartCliOptions = {}): Promise<CliProcess> {
-  const { entry = CLI_ENTRY, cwd, timeoutMs = 20_000 } = options;
+  const { entry = CLI_ENTRY, cwd, timeoutMs = 20_000, env = {} } = options;
   const child = spawn(process.execPath, [entry, ...args], {
     cwd,
     env: {
@@ -46,6 +48,7 @@ export function startCli(args: string[], options: StartCliOptions = {}): Promise
       PIGEONHOLE_INBOX_API_KEY: TEST_KEYS.inbox,
       PIGEONHOLE_FORUM_API_KEY: TEST_KEYS.forum,
       NODE_NO_WARNINGS: "1",
+      ...env,
     },
   });
   let stdout = "";

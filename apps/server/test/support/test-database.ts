@@ -1,6 +1,12 @@
 import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
+import type { ServerDatabase } from "../../src/storage/database.ts";
 import type { Storage } from "../../src/storage/open-storage.ts";
 import { openStorage } from "../../src/storage/open-storage.ts";
+import { openPostgres } from "../../src/storage/postgres/open-postgres.ts";
+import { postgresDialect } from "../../src/storage/postgres/postgres-dialect.ts";
+import type { SqlDialect } from "../../src/storage/sql-dialect.ts";
+import { openSqlite } from "../../src/storage/sqlite/open-sqlite.ts";
+import { sqliteDialect } from "../../src/storage/sqlite/sqlite-dialect.ts";
 
 /** The database the tests of this run use: `PIGEONHOLE_TEST_BACKEND` is `sqlite` (the default) or `postgres`. */
 export type TestBackend = "sqlite" | "postgres";
@@ -19,4 +25,15 @@ export async function newTestDatabase(): Promise<string> {
 /** The stores on a new, empty database of the run's backend. */
 export async function openTestStorage(): Promise<Storage> {
   return openStorage(await newTestDatabase(), { poolSize: 4 });
+}
+
+/**
+ * A new, empty database of the run's backend as Kysely and the dialect of its queries, for tests of single stores;
+ * on PostgreSQL a pool of `poolSize` connections.
+ */
+export async function openTestDatabase(poolSize: number): Promise<[ServerDatabase, SqlDialect]> {
+  const location = await newTestDatabase();
+  return testBackend() === "postgres"
+    ? [await openPostgres(location, { poolSize, onConnectionError: () => {} }), postgresDialect]
+    : [await openSqlite(location), sqliteDialect];
 }

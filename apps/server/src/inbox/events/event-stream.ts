@@ -62,6 +62,8 @@ export interface EventStreamOptions {
 export interface AcceptedUpgrade {
   caller: InboxCaller;
   requestId: string;
+  /** The address the upgrade request came from (see client-address.ts). */
+  clientAddress: string;
 }
 
 /**
@@ -161,7 +163,7 @@ export class EventStream {
     }
   }
 
-  #serve(ws: WebSocket, { caller, requestId }: AcceptedUpgrade) {
+  #serve(ws: WebSocket, { caller, requestId, clientAddress }: AcceptedUpgrade) {
     const { hub, logger } = this.#options;
     const started = performance.now();
     let state: "waiting" | "subscribing" | "subscribed" | "closed" = "waiting";
@@ -235,6 +237,7 @@ export class EventStream {
       this.#open.delete(ws);
       logger.info("event stream", {
         request_id: requestId,
+        client_address: clientAddress,
         pod_id: caller.podId,
         events_sent: sent,
         close_code: code,

@@ -45,7 +45,8 @@ export async function eventStreamRoute(c: Context<ServiceEnv<InboxCaller>>): Pro
       426,
     );
   }
-  if (!upgrade.accept({ caller: c.get("caller"), requestId: c.get("requestId") })) {
+  const accepted = { caller: c.get("caller"), requestId: c.get("requestId"), clientAddress: c.get("clientAddress") };
+  if (!upgrade.accept(accepted)) {
     throw new InboxProblem(
       429,
       "TOO_MANY_CONNECTIONS",

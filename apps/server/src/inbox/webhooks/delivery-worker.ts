@@ -1,7 +1,7 @@
 import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
-import { DEFAULT_WEBHOOK_CLAIM_MS } from "../../options/defaults.ts";
+import { DEFAULT_CLAIM_LEASE_MS, DEFAULT_WEBHOOK_CLAIM_MS } from "../../options/defaults.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
 import { deliveryGroup } from "../../storage/inbox/delivery-outbox.ts";
 import { ClaimLoop } from "../../work-queue/claim-loop.ts";
@@ -40,10 +40,16 @@ export interface DeliveryWorkerOptions {
    */
   concurrencyPerPod?: number;
   /**
-   * How long a claim holds: if this instance stops without handing its claims back (a crash), other instances take
-   * its deliveries after this long. It must exceed the attempt timeout. Default {@link DEFAULT_WEBHOOK_CLAIM_MS}.
+   * The longest this instance holds a delivery for one attempt (its claim is no longer renewed after that); it must
+   * exceed the attempt timeout. Default {@link DEFAULT_WEBHOOK_CLAIM_MS}.
    */
   claimMs?: number;
+  /**
+   * How long a claim holds unless renewed; renewed every third of it while the attempt runs, so that if this instance
+   * stops without handing its claims back (a crash), other instances take its deliveries within this long. Default
+   * {@link DEFAULT_CLAIM_LEASE_MS}, at most `claimMs`.
+   */
+  leaseMs?: number;
   /** Makes one attempt and tells its outcome. Default: a signed POST to the webhook's URL. */
   deliver?: DeliverAttempt;
 }
@@ -59,8 +65,9 @@ const describeError = (error: unknown): string => {
 /**
  * Delivers webhook events from the outbox table: at least once, in the background, retried with the configured
  * backoff. The outbox is written in the same transaction as the event, so nothing is lost when the process stops.
- * Every instance on the database runs a worker; each delivery is claimed by one instance at a time, for a while, so
- * a delivery is attempted by one instance at once and taken over when that instance dies. Claims go round the pods,
+ * Every instance on the database runs a worker; each delivery is claimed by one instance at a time, on a lease it
+ * renews while the attempt runs, so a delivery is attempted by one instance at once and taken over within a lease
+ * when that instance dies. Claims go round the pods,
  * and each pod has a share of the slots, so that one pod's hanging receivers never hold up another pod's deliveries.
  */
 export class WebhookDeliveryWorker {
@@ -70,7 +77,7 @@ export class WebhookDeliveryWorker {
 
   constructor(options: DeliveryWorkerOptions) {
     const claimMs = options.claimMs ?? DEFAULT_WEBHOOK_CLAIM_MS;
-    // An attempt ends well within its claim, so no other instance takes over a delivery still being attempted.
+    // An attempt ends well within the longest claim, so its claim is renewed for as long as it runs.
     const attemptTimeoutMs = options.attemptTimeoutMs ?? Math.min(15_000, Math.floor(claimMs / 2));
     if (claimMs <= attemptTimeoutMs) {
       throw new Error("A delivery claim must last longer than a delivery attempt.");
@@ -84,6 +91,7 @@ export class WebhookDeliveryWorker {
       concurrencyPerPod: DEFAULT_DELIVERIES_PER_POD,
       deliver: postDeliveryAttempt,
       claimClock: options.clock,
+      leaseMs: DEFAULT_CLAIM_LEASE_MS,
       ...options,
       claimMs,
       attemptTimeoutMs,
@@ -103,6 +111,8 @@ export class WebhookDeliveryWorker {
       onQueueError: (error) => logger.error("webhook outbox could not be read", { error: describeError(error) }),
       onReleaseError: (error) =>
         logger.warn("webhook delivery claims could not be handed back", { error: describeError(error) }),
+      onRenewError: (error) =>
+        logger.warn("webhook delivery claims could not be renewed", { error: describeError(error) }),
     });
   }
 

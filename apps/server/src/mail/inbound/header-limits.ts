@@ -13,10 +13,15 @@ export type HeaderLimitExceeded = "section" | "line";
 /** The refusal of a message whose header section broke a bound. */
 export function headerRefusal(exceeded: HeaderLimitExceeded): RefusedMessageError {
   return exceeded === "section"
-    ? new RefusedMessageError(552, `5.3.4 Message header too big: at most ${MAX_HEADER_SECTION_BYTES} bytes`)
+    ? new RefusedMessageError(
+        552,
+        `5.3.4 Message header too big: at most ${MAX_HEADER_SECTION_BYTES} bytes`,
+        "header_section_too_big",
+      )
     : new RefusedMessageError(
         554,
         `5.6.0 Header line too long: at most ${MAX_HEADER_LINE_LENGTH} characters (RFC 5322 section 2.1.1)`,
+        "header_line_too_long",
       );
 }
 

@@ -75,7 +75,7 @@ export async function parseMail(raw: Buffer): Promise<ParsedMessage> {
     maxHeadSize: MAX_HEADER_SECTION_BYTES,
   }).catch((error: unknown) => {
     if (error instanceof Error && (error as { code?: unknown }).code === OVER_LIMIT) {
-      throw new RefusedMessageError(552, `5.3.4 Message refused: ${error.message}`);
+      throw new RefusedMessageError(552, `5.3.4 Message refused: ${error.message}`, "mime_limits");
     }
     throw error;
   });

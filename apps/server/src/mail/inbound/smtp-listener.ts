@@ -1,10 +1,11 @@
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { SMTPServer } from "smtp-server";
 import type { ServerLogger } from "../../logger.ts";
 import { normalizeAddress } from "../mail-address.ts";
 import { HeaderSectionWatch, headerRefusal } from "./header-limits.ts";
 import { RefusedMessageError } from "./refused-message-error.ts";
+import { SmtpSessionLog } from "./smtp-session-log.ts";
 
 export interface SmtpListenerOptions {
   host: string;
@@ -23,10 +24,10 @@ export interface SmtpListenerOptions {
   /** Whether an address is an inbox hosted here. */
   isHosted(address: string): Promise<boolean>;
   /**
-   * Stores a message; the listener answers 250 once it resolves. A {@link RefusedMessageError} is answered with its
-   * reply, any other failure with 451.
+   * Stores a message, resolving with its `Message-ID`; the listener answers 250 once it resolves. A
+   * {@link RefusedMessageError} is answered with its reply, any other failure with 451.
    */
-  receive(mail: ReceivedMail): Promise<unknown>;
+  receive(mail: ReceivedMail): Promise<{ messageId: string }>;
   logger: ServerLogger;
 }
 
@@ -88,20 +89,42 @@ async function readMessage(stream: SMTPServerDataStream, maxSize: number): Promi
   return refusal ? { refusal, ...costs } : { raw: Buffer.concat(chunks), ...costs };
 }
 
-const tooBig = (maxSize: number) => new RefusedMessageError(552, `5.3.4 Message too big: at most ${maxSize} bytes`);
+const tooBig = (maxSize: number) =>
+  new RefusedMessageError(552, `5.3.4 Message too big: at most ${maxSize} bytes`, "message_too_big");
+
+const TOO_MANY_FROM_ADDRESS = "4.7.0 Too many connections from your address, try again later";
+
+/**
+ * Logs the connections smtp-server refuses past `maxClients`: it takes a connection up on the turn after it arrives
+ * and refuses it there, before any handler of ours runs, with only the socket to name its client. A socket it has
+ * already ended by the following turn is one it refused.
+ */
+function logConnectionsRefusedInAll(server: SMTPServer, log: SmtpSessionLog): void {
+  server.server.on("connection", (socket: Socket) =>
+    setImmediate(() => {
+      if (socket.writableEnded) {
+        // As smtp-server names the clients it serves: IPv4 ones without the IPv6 prefix of a dual-stack socket.
+        const address = (socket.remoteAddress ?? "unknown").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+        log.connectionRefused(address, "connections_in_all");
+      }
+    }),
+  );
+}
 
 /**
  * Receives mail for the inboxes hosted here over SMTP (Nodemailer's `smtp-server`). A recipient that is not a hosted
  * inbox of a configured domain is refused at RCPT TO (550 5.1.1); a message over the size limit at MAIL FROM or DATA
  * (552 5.3.4, without keeping more than the limit); a header section past its bounds at DATA (552 5.3.4 or 554 5.6.0,
  * before anything parses it). A message is answered 250 only once it is committed; any failure to store it is a 451,
- * so the sender keeps it and tries again. Connections past the per-address or the global cap are answered 421.
+ * so the sender keeps it and tries again. Connections past the per-address or the global cap are answered 421. Each
+ * session, message and refusal is logged, within bounds (see smtp-session-log.ts).
  */
 export async function startSmtpListener(options: SmtpListenerOptions): Promise<RunningSmtpListener> {
   const domains = new Set(options.domains.map((domain) => domain.toLowerCase()));
   const connections = new Map<string, number>();
   // The sessions counted in `connections`: one refused by the global cap closes without ever being counted.
   const counted = new Set<string>();
+  const log = new SmtpSessionLog(options.logger);
   const server = new SMTPServer({
     name: "pigeonhole",
     banner: "Pigeonhole",
@@ -117,12 +140,15 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
       connections.set(session.remoteAddress, count);
       counted.add(session.id);
       if (count > options.connectionsPerAddress) {
-        callback(reply(421, "4.7.0 Too many connections from your address, try again later"));
+        log.connectionRefused(session.remoteAddress, "connections_per_address");
+        callback(reply(421, TOO_MANY_FROM_ADDRESS));
         return;
       }
+      log.opened(session);
       callback();
     },
     onClose(session: SMTPServerSession) {
+      log.closed(session);
       if (!counted.delete(session.id)) {
         return;
       }
@@ -133,25 +159,41 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
         connections.set(session.remoteAddress, count);
       }
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
       const recipient = normalizeAddress(address.address);
       const domain = recipient.slice(recipient.lastIndexOf("@") + 1);
-      const check = domains.has(domain) ? options.isHosted(recipient) : Promise.resolve(false);
+      const hostedDomain = domains.has(domain);
+      const check = hostedDomain ? options.isHosted(recipient) : Promise.resolve(false);
       check.then(
-        (hosted) =>
-          callback(hosted ? undefined : reply(550, `5.1.1 <${recipient}>: Recipient address rejected: no such inbox`)),
+        (hosted) => {
+          if (hosted) {
+            callback();
+            return;
+          }
+          const text = `5.1.1 <${recipient}>: Recipient address rejected: no such inbox`;
+          const reason = hostedDomain ? "unknown_recipient" : "domain_not_hosted";
+          log.recipientRefused(session, { recipient, reason, reply: `550 ${text}` });
+          callback(reply(550, text));
+        },
         (error: unknown) => {
-          options.logger.warn("smtp recipient check failed", { error: String(error) });
-          callback(reply(451, "4.3.0 Temporary failure, try again later"));
+          const text = "4.3.0 Temporary failure, try again later";
+          log.recipientRefused(session, {
+            recipient,
+            reason: "recipient_check_failed",
+            reply: `451 ${text}`,
+            error: String(error),
+          });
+          callback(reply(451, text));
         },
       );
     },
     onData(stream, session, callback) {
       const refuse = (refusal: RefusedMessageError, data: ReceivedData) => {
-        options.logger.info("smtp message refused", {
+        log.messageRefused(session, {
+          reason: refusal.reason,
           reply: `${refusal.responseCode} ${refusal.message}`,
-          received_bytes: data.receivedBytes,
-          kept_bytes: data.keptBytes,
+          receivedBytes: data.receivedBytes,
+          keptBytes: data.keptBytes,
         });
         callback(reply(refusal.responseCode, refusal.message));
       };
@@ -163,14 +205,15 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
           }
           try {
             const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
-            await options.receive({ raw: data.raw, recipients });
+            const { messageId } = await options.receive({ raw: data.raw, recipients });
+            log.messageAccepted(session, { messageId, sizeBytes: data.raw.length });
             callback(null, "2.0.0 Ok: stored");
           } catch (error) {
             if (error instanceof RefusedMessageError) {
               refuse(error, data);
               return;
             }
-            options.logger.error("smtp message not stored", { error: String(error) });
+            log.messageNotStored(session, String(error));
             callback(reply(451, "4.3.0 The message could not be stored, try again later"));
           }
         },
@@ -178,7 +221,12 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
       );
     },
   });
-  server.on("error", (error) => options.logger.warn("smtp connection error", { error: error.message }));
+  // smtp-server names the client of a connection's error on the error itself.
+  server.on("error", (error) => {
+    const clientAddress = (error as { remoteAddress?: string }).remoteAddress;
+    options.logger.warn("smtp connection error", { error: error.message, client_address: clientAddress });
+  });
+  logConnectionsRefusedInAll(server, log);
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);
     server.listen(options.port, options.host, () => {

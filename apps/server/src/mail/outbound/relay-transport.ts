@@ -14,6 +14,8 @@ export interface RelayTransportOptions {
   /** Accept a relay certificate that does not verify (self-signed). */
   insecure: boolean;
   dkim: DkimKey | null;
+  /** The name the server gives itself in `EHLO`/`HELO` (see helo-name.ts). */
+  heloName: string;
   /** Connections to the relay at most. */
   maxConnections: number;
   /** How long the relay has to connect, greet, and answer each command. */
@@ -97,6 +99,8 @@ export function createRelayTransport(options: RelayTransportOptions): RelayTrans
     host: url.hostname.replace(/^\[|\]$/g, ""),
     port: url.port === "" ? (secure ? 465 : 587) : Number(url.port),
     secure,
+    // Left out, Nodemailer greets with the machine's name only when it has a dot, else with `[127.0.0.1]`.
+    name: options.heloName,
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
     tls: { rejectUnauthorized: !options.insecure },
     maxConnections: options.maxConnections,

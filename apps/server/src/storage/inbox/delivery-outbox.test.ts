@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { newTestDatabase, testBackend } from "../../../test/support/test-database.ts";
+import { openTestDatabase } from "../../../test/support/test-database.ts";
 import type { ClaimRequest } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
-import { openPostgres } from "../postgres/open-postgres.ts";
-import { postgresDialect } from "../postgres/postgres-dialect.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
-import { openSqlite } from "../sqlite/open-sqlite.ts";
-import { sqliteDialect } from "../sqlite/sqlite-dialect.ts";
 import { UnitsOfWork } from "../unit-of-work.ts";
 import type { ClaimedDelivery } from "./delivery-outbox.ts";
 import { deliveryGroup, enqueueDeliveries, SqlDeliveryOutbox } from "./delivery-outbox.ts";
@@ -19,11 +15,7 @@ let db: ServerDatabase;
 let dialect: SqlDialect;
 let outbox: SqlDeliveryOutbox;
 beforeAll(async () => {
-  const location = await newTestDatabase();
-  [db, dialect] =
-    testBackend() === "postgres"
-      ? [await openPostgres(location, { poolSize: 6, onConnectionError: () => {} }), postgresDialect]
-      : [await openSqlite(location), sqliteDialect];
+  [db, dialect] = await openTestDatabase(6);
   outbox = new SqlDeliveryOutbox(db, dialect);
 });
 afterAll(() => db.destroy());
@@ -125,5 +117,68 @@ describe("claims with a share per pod", () => {
       .where("claimed_by", "is not", null)
       .execute();
     expect(held.map((row) => row.seq).toSorted((a, b) => a - b)).toEqual(seqs.toSorted((a, b) => a - b));
+  });
+});
+
+describe("claims on a lease", () => {
+  const LEASE = 10_000;
+  const claimAt = (claimant: string, nowMs: number) =>
+    outbox.claimDue({ claimant, dueMs: nowMs, nowMs, untilMs: nowMs + LEASE, limit: 10 });
+  const delivered = (attemptedAtMs: number) => ({
+    status: "delivered" as const,
+    attempts: 1,
+    nextAttemptAtMs: attemptedAtMs,
+    lastError: null,
+    lastStatusCode: 200,
+    finishedAt: new Date(attemptedAtMs).toISOString(),
+    updatedAt: new Date(attemptedAtMs).toISOString(),
+    attempt: { attemptedAt: new Date(attemptedAtMs).toISOString(), statusCode: 200, error: null, latencyMs: 5 },
+  });
+  const row = (seq: number) =>
+    db
+      .selectFrom("webhook_deliveries")
+      .select(["status", "claimed_by", "claimed_until_ms"])
+      .where("seq", "=", seq)
+      .executeTakeFirstOrThrow();
+
+  it("hold past their first lease while renewed, and go to another instance once renewal stops", async () => {
+    await podWithDeliveries("pod-a", 1, NOW - 1_000);
+    const [held] = await claimAt("owner", NOW);
+    if (!held) {
+      throw new Error("The owner claimed the delivery.");
+    }
+    await outbox.renewClaims("owner", [held.seq], NOW + 5_000 + LEASE);
+    expect(await claimAt("other", NOW + LEASE + 1)).toEqual([]);
+
+    // The owner failed to renew (its database connection was down): the lease runs out and another instance takes it.
+    const [taken] = await claimAt("other", NOW + 5_000 + LEASE + 1);
+    expect(taken?.seq).toBe(held.seq);
+    await outbox.renewClaims("owner", [held.seq], NOW + 30_000);
+    expect(await row(held.seq)).toEqual({
+      status: "pending",
+      claimed_by: "other",
+      claimed_until_ms: NOW + 5_000 + 2 * LEASE + 1,
+    });
+  });
+
+  it("keep an attempt that outlived its owner's lease from recording over the instance that took the delivery", async () => {
+    await podWithDeliveries("pod-a", 1, NOW - 1_000);
+    const [held] = await claimAt("owner", NOW);
+    const [taken] = await claimAt("other", NOW + LEASE + 1);
+    if (!held || !taken) {
+      throw new Error("Both instances claimed the delivery in turn.");
+    }
+    await outbox.recordAttempt(held.seq, "owner", delivered(NOW + LEASE + 2));
+    expect(await row(held.seq)).toEqual({
+      status: "pending",
+      claimed_by: "other",
+      claimed_until_ms: NOW + 2 * LEASE + 1,
+    });
+    const logged = () => db.selectFrom("webhook_delivery_attempts").select("delivery_seq").execute();
+    expect(await logged()).toEqual([]);
+
+    await outbox.recordAttempt(taken.seq, "other", delivered(NOW + LEASE + 3));
+    expect(await row(held.seq)).toEqual({ status: "delivered", claimed_by: null, claimed_until_ms: null });
+    expect(await logged()).toEqual([{ delivery_seq: held.seq }]);
   });
 });

@@ -1,7 +1,13 @@
 import type { Transaction } from "kysely";
 import { randomBase62 } from "../../ids.ts";
 import type { ClaimableRows, ClaimQueue, ClaimRequest, ClaimShare, GroupedCandidate } from "../claimed-rows.ts";
-import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
+import {
+  claimDueRows,
+  nextUnclaimedDueAt,
+  releaseClaimsOf,
+  releaseEveryClaim,
+  renewClaimsOf,
+} from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedInsert } from "../prepared-query.ts";
 import type { DatabaseSchema, DeliveryStatus } from "../schema.ts";
@@ -229,6 +235,10 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
         })
         .execute();
     });
+  }
+
+  renewClaims(claimant: string, seqs: readonly number[], untilMs: number) {
+    return renewClaimsOf(this.#db, DELIVERY_ROWS, claimant, seqs, untilMs);
   }
 
   releaseClaims(claimant: string) {

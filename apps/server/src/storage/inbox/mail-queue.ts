@@ -1,5 +1,11 @@
 import type { ClaimableRows, ClaimQueue, ClaimRequest } from "../claimed-rows.ts";
-import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim } from "../claimed-rows.ts";
+import {
+  claimDueRows,
+  nextUnclaimedDueAt,
+  releaseClaimsOf,
+  releaseEveryClaim,
+  renewClaimsOf,
+} from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import type { RecipientDeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -85,6 +91,10 @@ export class SqlMailQueue implements MailQueue {
       }
     }
     return mail;
+  }
+
+  renewClaims(claimant: string, seqs: readonly number[], untilMs: number) {
+    return renewClaimsOf(this.#db, RECIPIENT_ROWS, claimant, seqs, untilMs);
   }
 
   releaseClaims(claimant: string) {

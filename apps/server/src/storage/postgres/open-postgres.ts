@@ -15,6 +15,11 @@ export interface PostgresOptions {
    * forget the last few hundred milliseconds of these connections' writes. Only for what is worth that trade.
    */
   asynchronousCommit?: boolean;
+  /**
+   * Bounds every wait of these connections, in milliseconds: connecting, and each statement (on the server, and in
+   * the client should the server not answer at all). None unless given: only for short checks.
+   */
+  timeoutMs?: number;
 }
 
 const INT8 = 20;
@@ -35,9 +40,20 @@ export function connectPostgres(url: string, options: PostgresOptions): ServerDa
     max: options.poolSize,
     types,
     ...(options.asynchronousCommit ? { options: "-c synchronous_commit=off" } : {}),
+    ...(options.timeoutMs === undefined
+      ? {}
+      : {
+          connectionTimeoutMillis: options.timeoutMs,
+          statement_timeout: options.timeoutMs,
+          query_timeout: options.timeoutMs,
+        }),
   });
   // Unhandled, an idle connection's error would end the process.
   pool.on("error", options.onConnectionError);
+  // So would the error of a connection in use but between statements (inside a transaction, say) when the database
+  // ends it (a restart): the pool listens only to idle ones. Nothing to add for those: the next statement on it fails,
+  // saying why, and the pool drops it (an idle one's error is told above).
+  pool.on("connect", (client) => client.on("error", () => {}));
   return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
 }
 

@@ -7,6 +7,7 @@ import type { DeliveryOutbox } from "../../storage/inbox/delivery-outbox.ts";
 export function notifyingOutbox(outbox: DeliveryOutbox, onRecorded: () => void): DeliveryOutbox {
   return {
     claimDue: (claim) => outbox.claimDue(claim),
+    renewClaims: (claimant, seqs, untilMs) => outbox.renewClaims(claimant, seqs, untilMs),
     releaseClaims: (claimant) => outbox.releaseClaims(claimant),
     releaseAllClaims: (nowMs) => outbox.releaseAllClaims(nowMs),
     nextDueAt: (nowMs) => outbox.nextDueAt(nowMs),

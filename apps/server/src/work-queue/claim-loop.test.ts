@@ -1,0 +1,228 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openTestDatabase } from "../../test/support/test-database.ts";
+import { systemClock } from "../clock.ts";
+import type { ServerDatabase } from "../storage/database.ts";
+import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../storage/inbox/delivery-outbox.ts";
+import { enqueueDeliveries, SqlDeliveryOutbox } from "../storage/inbox/delivery-outbox.ts";
+import { SqlWebhookStore } from "../storage/inbox/webhook-store.ts";
+import type { SqlDialect } from "../storage/sql-dialect.ts";
+import { UnitsOfWork } from "../storage/unit-of-work.ts";
+import { ClaimLoop } from "./claim-loop.ts";
+
+// Two loops on one database stand for two instances: a claim is a short lease that its loop renews while the attempt
+// runs, so the other loop never attempts a row in flight, and takes it over once renewal stops.
+
+const LEASE_MS = 300;
+
+let db: ServerDatabase;
+let dialect: SqlDialect;
+beforeAll(async () => {
+  [db, dialect] = await openTestDatabase(6);
+});
+afterAll(() => db.destroy());
+
+const loops: ClaimLoop<ClaimedDelivery>[] = [];
+/** Lets every held attempt go, so that a failed test still stops its loops. */
+const releases: (() => void)[] = [];
+afterEach(async () => {
+  for (const release of releases.splice(0)) {
+    release();
+  }
+  await Promise.all(loops.splice(0).map((loop) => loop.stop()));
+  await db.deleteFrom("webhook_delivery_attempts").execute();
+  await db.deleteFrom("webhook_deliveries").execute();
+  await db.deleteFrom("webhooks").execute();
+});
+
+/** `count` deliveries due now, to one webhook. */
+async function dueDeliveries(count: number): Promise<void> {
+  const webhooks = new SqlWebhookStore(db, dialect, new UnitsOfWork(db, dialect));
+  const at = new Date().toISOString();
+  await webhooks.createWebhook(
+    "pod",
+    "wh_loop",
+    "whsec_x",
+    { url: "https://hooks.example.com/", clientId: null, enabled: true, eventTypes: null, inboxIds: null },
+    at,
+    20,
+  );
+  const deliveries = Array.from({ length: count }, (_, i) => ({
+    webhookId: "wh_loop",
+    inboxId: "pod@example.test",
+    eventId: `evt_${i}`,
+    eventType: "message.sent",
+    payload: "{}",
+  }));
+  await enqueueDeliveries(db, deliveries, at, Date.now() - 1_000);
+}
+
+const delivered = (): DeliveryState => {
+  const at = new Date().toISOString();
+  return {
+    status: "delivered",
+    attempts: 1,
+    nextAttemptAtMs: Date.now(),
+    lastError: null,
+    lastStatusCode: 200,
+    finishedAt: at,
+    updatedAt: at,
+    attempt: { attemptedAt: at, statusCode: 200, error: null, latencyMs: 1 },
+  };
+};
+
+/** A promise with its resolve, to let a held attempt go or to wait for an attempt to begin. */
+function signal<T = void>() {
+  let resolve: (value: T) => void = () => {};
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/** An attempt's hold, let go by `resolve()` or at the end of the test. */
+function hold() {
+  const held = signal();
+  releases.push(() => held.resolve());
+  return held;
+}
+
+/** Waits until `done()` holds, looking every 20 ms, for at most 10 s. */
+async function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out waiting for ${what}.`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The outbox with another way to renew claims (an unreachable database, a count of the statements). */
+const renewingWith = (outbox: DeliveryOutbox, renewClaims: DeliveryOutbox["renewClaims"]): DeliveryOutbox => ({
+  claimDue: (claim) => outbox.claimDue(claim),
+  renewClaims,
+  releaseClaims: (claimant) => outbox.releaseClaims(claimant),
+  releaseAllClaims: (nowMs) => outbox.releaseAllClaims(nowMs),
+  nextDueAt: (nowMs) => outbox.nextDueAt(nowMs),
+  recordAttempt: (seq, claimant, state) => outbox.recordAttempt(seq, claimant, state),
+});
+
+interface LoopOptions {
+  /** Each attempt waits for it before recording its delivery. */
+  hold?: Promise<void>;
+  onAttempt?: (seq: number) => void;
+  onRenewError?: () => void;
+  concurrency?: number;
+}
+
+/** A loop named `instanceId` whose attempts record delivery, noting each seq and any error of the loop. */
+function startLoop(instanceId: string, queue: DeliveryOutbox, options: LoopOptions = {}) {
+  const attempted: number[] = [];
+  const errors: unknown[] = [];
+  const loop = new ClaimLoop<ClaimedDelivery>({
+    queue,
+    instanceId,
+    soleInstance: false,
+    clock: systemClock,
+    claimMs: 60_000,
+    leaseMs: LEASE_MS,
+    concurrency: options.concurrency ?? 8,
+    pollIntervalMs: 25,
+    async attempt(delivery) {
+      attempted.push(delivery.seq);
+      options.onAttempt?.(delivery.seq);
+      await options.hold;
+      await queue.recordAttempt(delivery.seq, instanceId, delivered());
+    },
+    onAttemptError: (_, error) => errors.push(error),
+    onQueueError: (error) => errors.push(error),
+    onReleaseError: (error) => errors.push(error),
+    onRenewError: () => options.onRenewError?.(),
+  });
+  loops.push(loop);
+  return { loop, attempted, errors };
+}
+
+const claims = () =>
+  db
+    .selectFrom("webhook_deliveries")
+    .select(["seq", "status", "claimed_by", "claimed_until_ms"])
+    .orderBy("seq")
+    .execute();
+
+describe("claims on a lease", () => {
+  it("are renewed while their attempts run, all in one statement: another loop attempts none of them", async () => {
+    await dueDeliveries(4);
+    const outbox = new SqlDeliveryOutbox(db, dialect);
+    const renewals: (readonly number[])[] = [];
+    const counting = renewingWith(outbox, (claimant, seqs, untilMs) => {
+      renewals.push(seqs);
+      return outbox.renewClaims(claimant, seqs, untilMs);
+    });
+    const release = hold();
+    const owner = startLoop("owner", counting, { hold: release.promise });
+    await owner.loop.start();
+    await until(async () => owner.attempted.length === 4, "the owner's four attempts");
+    const first = await claims();
+    const firstUntil = Math.max(...first.map((row) => row.claimed_until_ms ?? 0));
+    const other = startLoop("other", outbox);
+    await other.loop.start();
+
+    // Three leases go by: without renewal every claim would have run out twice over, and the other loop, looking
+    // every 25 ms, would have taken them.
+    await until(
+      async () => (await claims()).every((row) => (row.claimed_until_ms ?? 0) > firstUntil + 3 * LEASE_MS),
+      "three leases of renewals",
+    );
+    expect(other.attempted).toEqual([]);
+    expect((await claims()).map((row) => row.claimed_by)).toEqual(["owner", "owner", "owner", "owner"]);
+    // One statement per renewal, naming every row in flight.
+    expect(renewals.length).toBeGreaterThanOrEqual(3);
+    for (const seqs of renewals) {
+      expect([...seqs].sort((a, b) => a - b)).toEqual(first.map((row) => row.seq));
+    }
+
+    release.resolve();
+    await owner.loop.idle();
+    expect((await claims()).map((row) => [row.status, row.claimed_by])).toEqual(Array(4).fill(["delivered", null]));
+    expect(other.attempted).toEqual([]);
+    const logged = await db.selectFrom("webhook_delivery_attempts").select("delivery_seq").execute();
+    expect(logged).toHaveLength(4);
+    expect([...owner.errors, ...other.errors]).toEqual([]);
+  });
+
+  it("run out when their loop fails to renew them: another loop delivers, and the late outcome is not recorded", async () => {
+    await dueDeliveries(1);
+    const outbox = new SqlDeliveryOutbox(db, dialect);
+    // The owner's database connection is down whenever it renews.
+    const unrenewable = renewingWith(outbox, () => Promise.reject(new Error("connection refused")));
+    let renewalsFailed = 0;
+    const release = hold();
+    const begun = signal<number>();
+    // One attempt at a time, so the owner does not claim the row again itself once its lease runs out.
+    const owner = startLoop("owner", unrenewable, {
+      concurrency: 1,
+      hold: release.promise,
+      onAttempt: begun.resolve,
+      onRenewError: () => {
+        renewalsFailed++;
+      },
+    });
+    await owner.loop.start();
+    const seq = await begun.promise;
+    const taken = signal<number>();
+    const other = startLoop("other", outbox, { onAttempt: taken.resolve });
+    await other.loop.start();
+
+    expect(await taken.promise).toBe(seq);
+    await other.loop.idle();
+    expect(renewalsFailed).toBeGreaterThan(0);
+    release.resolve();
+    await owner.loop.idle();
+    expect(await claims()).toEqual([{ seq, status: "delivered", claimed_by: null, claimed_until_ms: null }]);
+    // Only the other loop's attempt is in the delivery log: the owner recorded nothing over it.
+    const logged = await db.selectFrom("webhook_delivery_attempts").select("delivery_seq").execute();
+    expect(logged).toEqual([{ delivery_seq: seq }]);
+    expect([...owner.errors, ...other.errors]).toEqual([]);
+  });
+});
