@@ -3,8 +3,9 @@
 # a browser), curl for the docs' curl examples, PostgreSQL's server for the server's tests on PostgreSQL, and for the
 # e-mail tests Postfix (a throw-away relay), Cyrus SASL's saslpasswd2 (its logins), swaks (an SMTP client) and
 # openssl (certificates for STARTTLS and TLS), and for the deployment guide's examples nginx (a throw-away balancer)
-# and sqlite3 (its backup command). Installs whichever is missing, and with CI=true all of them even when present,
-# so that CI proves each install step works on a machine that lacks the tool.
+# and sqlite3 (its backup command), and systemd's systemd-analyze (it verifies the unit the server package ships;
+# nothing is started with it). Installs whichever is missing, and with CI=true all of them even when present, so that
+# CI proves each install step works on a machine that lacks the tool.
 set -euo pipefail
 
 # command or file to look for, then the Debian package that provides it. PostgreSQL's programs are in a folder per
@@ -19,6 +20,7 @@ tools=(
   openssl openssl
   /usr/sbin/nginx nginx
   sqlite3 sqlite3
+  systemd-analyze systemd
 )
 
 present() {

@@ -24,16 +24,20 @@ import { SITE_ROOT } from "./built-site.ts";
 
 const run = promisify(execFile);
 
-/** The bin of the server package the docs are built against, which `npm install @pigeonhole/server` installs. */
-const BIN = join(
-  dirname(fileURLToPath(import.meta.resolve("@pigeonhole/server/package.json"))),
-  "bin/pigeonhole-server.js",
-);
+/** The folder of the server package the docs are built against, as `npm install @pigeonhole/server` leaves it. */
+const SERVER_PACKAGE = dirname(fileURLToPath(import.meta.resolve("@pigeonhole/server/package.json")));
+
+/** The bin of that package. */
+const BIN = join(SERVER_PACKAGE, "bin/pigeonhole-server.js");
 
 /** The ports the guide names: each instance's Inbox API, Forum API and SMTP port. */
 const GUIDE_PORTS = [4011, 4012, 4021, 4022, 2521, 2522] as const;
 
 const example = (file: string) => readFile(join(SITE_ROOT, "examples/guides/deploying", file), "utf8");
+
+/** A file the server package ships for deployments (its `deploy/` folder), which the guide shows. */
+const shipped = (file: string) =>
+  readFile(fileURLToPath(import.meta.resolve(`@pigeonhole/server/deploy/${file}`)), "utf8");
 
 /** A server process, as systemd would run it, with what it logged on stderr. */
 interface Instance {
@@ -108,7 +112,9 @@ describe("the deployment guide's commands", () => {
       .replaceAll(/sudo -u \w+ /g, "")
       .replaceAll("sudo install -d -o pigeonhole -g pigeonhole", "install -d")
       .replaceAll("/opt/pigeonhole", join(scratch, "opt/pigeonhole"))
+      .replaceAll(/^sudo cp /gm, "cp ")
       .replaceAll("/etc/pigeonhole", join(scratch, "etc/pigeonhole"))
+      .replaceAll("/etc/systemd/system/", `${join(scratch, "etc/systemd/system")}/`)
       .replaceAll("/etc/ssl/", `${join(scratch, "etc/ssl")}/`)
       .replaceAll("/var/lib/pigeonhole", join(scratch, "var/lib/pigeonhole"))
       .replaceAll("/var/log/nginx/", `${join(scratch, "var/log/nginx")}/`)
@@ -162,7 +168,11 @@ describe("the deployment guide's commands", () => {
 
   /** The unit's ExecStart for one instance, split into arguments after the program. */
   async function execStart(instance: number): Promise<{ args: string[]; env: NodeJS.ProcessEnv }> {
-    const unitFile = await example("pigeonhole@.service");
+    // The unit as installed: the package's copy, under /opt/pigeonhole.
+    const unitFile = await readFile(
+      join(scratch, "opt/pigeonhole/node_modules/@pigeonhole/server/deploy/pigeonhole@.service"),
+      "utf8",
+    );
     // systemd joins a line ending in a backslash to the next.
     const unit = onThisMachine(unitFile.replaceAll(/\\\n\s*/g, " ").replaceAll("%i", String(instance)));
     const command = /^ExecStart=(.*)$/m.exec(unit)?.[1] ?? "";
@@ -195,10 +205,12 @@ describe("the deployment guide's commands", () => {
     // What `npm install @pigeonhole/server` leaves in /opt/pigeonhole, and the folders the guide writes to.
     await mkdir(join(scratch, "opt/pigeonhole/node_modules/.bin"), { recursive: true });
     await symlink(BIN, join(scratch, "opt/pigeonhole/node_modules/.bin/pigeonhole-server"));
-    for (const folder of ["etc/pigeonhole", "etc/ssl", "var/log/nginx"]) {
+    await mkdir(join(scratch, "opt/pigeonhole/node_modules/@pigeonhole"));
+    await symlink(SERVER_PACKAGE, join(scratch, "opt/pigeonhole/node_modules/@pigeonhole/server"));
+    for (const folder of ["etc/pigeonhole", "etc/ssl", "etc/systemd/system", "var/log/nginx"]) {
       await mkdir(join(scratch, folder), { recursive: true });
     }
-    await writeFile(join(scratch, "etc/pigeonhole/env"), onThisMachine(await example("env")));
+    await writeFile(join(scratch, "etc/pigeonhole/env"), onThisMachine(await shipped("pigeonhole.env")));
   });
 
   afterAll(async () => {
@@ -234,7 +246,11 @@ describe("the deployment guide's commands", () => {
     await startUnitInstance(1);
     await startUnitInstance(2);
     const health = await runScript(await example("start.sh"));
-    expect(health).toBe('{"status":"ok"}{"status":"ok"}');
+    expect(health).toBe('{"status":"ready"}{"status":"ready"}');
+    // The script put the package's unit where systemd reads units.
+    expect(await readFile(join(scratch, "etc/systemd/system/pigeonhole@.service"), "utf8")).toBe(
+      await shipped("pigeonhole@.service"),
+    );
     // Both still run, each receiving mail on its own SMTP port.
     for (const [instance, smtpPort] of [
       [1, 2521],
@@ -371,8 +387,8 @@ describe("the deployment guide's commands", () => {
       await startUnitInstance(instance);
       // The guide's lines after the restart: wait for the instance, then for nginx to send it requests again.
       const lines = script.split("\n");
-      const waitLine = lines.findIndex((line) => line.includes(`:401${instance}/health`));
-      expect(await runScript(lines.slice(waitLine, waitLine + 2).join("\n"))).toBe('{"status":"ok"}');
+      const waitLine = lines.findIndex((line) => line.includes(`:401${instance}/ready`));
+      expect(await runScript(lines.slice(waitLine, waitLine + 2).join("\n"))).toBe('{"status":"ready"}');
     }
   }, 90_000);
 

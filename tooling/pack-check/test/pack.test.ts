@@ -278,6 +278,33 @@ describe("installed from the tarballs into a fresh project", () => {
     });
   });
 
+  it("ships a systemd unit that systemd-analyze verifies with the installed command, and a sample environment", async () => {
+    const deployDir = join(projectDir, "node_modules", "@pigeonhole", "server", "deploy");
+    // The deployment guide installs into /opt/pigeonhole; this project stands for it.
+    const unit = (await readFile(join(deployDir, "pigeonhole@.service"), "utf8")).replaceAll(
+      "/opt/pigeonhole",
+      projectDir,
+    );
+    const unitDir = await mkdtemp(join(workDir, "systemd-"));
+    await writeFile(join(unitDir, "pigeonhole@1.service"), unit);
+    // An unknown key or section is only a warning (exit 0): anything on stderr fails the check.
+    const verified = await runToExit("systemd-analyze", ["verify", join(unitDir, "pigeonhole@1.service")], {
+      cwd: unitDir,
+      env: freshEnv(),
+    });
+    expect({ code: verified.code, stderr: verified.stderr }).toEqual({ code: 0, stderr: "" });
+
+    // Every variable the sample sets or suggests is one the installed server reads.
+    const help = await runCommand(join(projectDir, "node_modules", ".bin", "pigeonhole-server"), ["--help"], {
+      cwd: projectDir,
+      env: projectEnv(process.execPath),
+    });
+    const sample = await readFile(join(deployDir, "pigeonhole.env"), "utf8");
+    const variables = [...sample.matchAll(/^#? ?(PIGEONHOLE_[A-Z_]+)=/gm)].map((match) => match[1] ?? "");
+    expect(variables).toContain("PIGEONHOLE_DATABASE_URL");
+    expect(variables.filter((name) => !new RegExp(`\\b${name}\\b`).test(help))).toEqual([]);
+  });
+
   it("typechecks the consumer programs with tsc under moduleResolution nodenext", async () => {
     await expect(compile()).resolves.toBe("");
   });
