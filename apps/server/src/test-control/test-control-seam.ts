@@ -51,7 +51,7 @@ export interface TestControlSeam {
   readonly notifyWaits: () => void;
   /** The webhook outbox for the delivery worker: waits for a delivery look again once an attempt is recorded. */
   webhookOutbox(outbox: DeliveryOutbox): DeliveryOutbox;
-  /** The delivery worker's `deliver` with webhook faults applied; `claimMs` is how long the worker's claim lasts. */
+  /** The delivery worker's `deliver` with webhook faults applied; `claimMs` is the longest one attempt holds its row. */
   webhookDeliver(deliver: DeliverAttempt, claimMs: number): DeliverAttempt;
   /** One service's request faults, applied before anything else handles its requests. */
   requestFaults(service: ServiceName): MiddlewareHandler<ServiceEnv<unknown>>;
@@ -87,7 +87,7 @@ export function createTestControlSeam(options: TestControlSeamOptions): TestCont
     ),
     notifyWaits: () => waits.notify(),
     webhookOutbox: (outbox) => notifyingOutbox(outbox, () => waits.notify()),
-    // A held delivery goes within a quarter of the claim, well before another instance could take it over.
+    // A held delivery goes within a quarter of that, well before its claim stops being renewed for another to take.
     webhookDeliver: (deliver, claimMs) => deliverWithFaults(faults, { deliver, holdLimitMs: Math.floor(claimMs / 4) }),
     requestFaults: (service) => applyRequestFaults(faults, service),
     onClockForward(listener) {
