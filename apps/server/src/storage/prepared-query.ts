@@ -1,4 +1,5 @@
 import type { Compilable, CompiledQuery, QueryResult } from "kysely";
+import { SelectQueryNode } from "kysely";
 import type { ServerDatabase } from "./database.ts";
 
 /** Runs a compiled query at once and answers its result, as the database's Kysely connection would. */
@@ -6,6 +7,7 @@ export type StatementRunner = (query: CompiledQuery) => QueryResult<unknown>;
 
 // By the database's adapter, which its transactions share.
 const transactionRunners = new WeakMap<object, StatementRunner>();
+const readRunners = new WeakMap<object, StatementRunner>();
 
 /**
  * Lets prepared queries inside a transaction of `db` run with `runner` rather than through Kysely. A transaction
@@ -15,6 +17,15 @@ const transactionRunners = new WeakMap<object, StatementRunner>();
  */
 export function runInTransactionsWith(db: ServerDatabase, runner: StatementRunner): void {
   transactionRunners.set(db.getExecutor().adapter, runner);
+}
+
+/**
+ * Lets prepared reads outside a transaction of `db` run with `runner`: on SQLite, a second connection that only reads.
+ * SQLite's WAL lets it read beside a write transaction, seeing what was committed before, so a read neither queues
+ * behind a transaction in progress on the one writing connection nor pays Kysely's promises around it.
+ */
+export function runReadsWith(db: ServerDatabase, runner: StatementRunner): void {
+  readRunners.set(db.getExecutor().adapter, runner);
 }
 
 const PARAMETER = Symbol("prepared query parameter");
@@ -29,6 +40,8 @@ const isPlaceholder = (value: unknown): value is Placeholder =>
 
 interface Compiled<Row> {
   query: CompiledQuery<Row>;
+  /** Whether the statement is a select (on SQLite, which has no writes inside `with`, one that only reads). */
+  readsOnly: boolean;
   /** The statement's parameters for one call: the call's values where placeholders were, constants elsewhere. */
   bind(parameter: (name: string) => unknown): readonly unknown[];
 }
@@ -44,6 +57,7 @@ function compile<Params extends object, Row>(
   const slots = query.parameters.map((value) => (isPlaceholder(value) ? value[PARAMETER] : undefined));
   return {
     query,
+    readsOnly: SelectQueryNode.is(query.query),
     bind: (parameter) => slots.map((name, index) => (name === undefined ? query.parameters[index] : parameter(name))),
   };
 }
@@ -56,8 +70,8 @@ function compile<Params extends object, Row>(
  *
  * `build` runs once per database kind, with stand-ins for the parameters: it must pass each to Kysely as a value,
  * unchanged (no branching on it; lists go through `SqlDialect.listParam`). A query whose shape depends on a value is
- * one `PreparedQuery` per shape. Outside a transaction, execution goes through Kysely, so a query still waits for a
- * transaction in progress (inside one, see {@link runInTransactionsWith}).
+ * one `PreparedQuery` per shape. Outside a transaction, a write goes through Kysely, so it waits for a transaction in
+ * progress (inside one, see {@link runInTransactionsWith}; reads, {@link runReadsWith}).
  */
 export class PreparedQuery<Params extends object, Row> {
   readonly #build: (db: ServerDatabase, params: Params) => Compilable<Row>;
@@ -82,7 +96,11 @@ export class PreparedQuery<Params extends object, Row> {
       this.#compiled.set(adapter, compiled);
     }
     const query = { ...compiled.query, parameters: compiled.bind(parameter) };
-    const runner = db.isTransaction ? transactionRunners.get(adapter) : undefined;
+    const runner = db.isTransaction
+      ? transactionRunners.get(adapter)
+      : compiled.readsOnly
+        ? readRunners.get(adapter)
+        : undefined;
     if (runner) {
       try {
         return Promise.resolve(runner(query) as QueryResult<Row>);

@@ -1,3 +1,7 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createTestDatabase } from "@pigeonhole/postgres-testing/vitest";
 import type { ServerDatabase } from "../../src/storage/database.ts";
 import type { Storage } from "../../src/storage/open-storage.ts";
@@ -15,11 +19,23 @@ export const testBackend = (): TestBackend =>
   process.env.PIGEONHOLE_TEST_BACKEND === "postgres" ? "postgres" : "sqlite";
 
 /**
- * A new, empty database on the run's backend: SQLite in memory, or a database of its own on the run's PostgreSQL
- * server (started by the test config's global setup).
+ * A new, empty database on the run's backend: a SQLite file, as a server runs on (WAL, with its reading connection),
+ * or a database of its own on the run's PostgreSQL server (started by the test config's global setup).
  */
 export async function newTestDatabase(): Promise<string> {
-  return testBackend() === "postgres" ? createTestDatabase() : ":memory:";
+  return testBackend() === "postgres" ? createTestDatabase() : join(sqliteFolder(), `${randomUUID()}.db`);
+}
+
+let folder: string | undefined;
+
+/** This test process's folder of SQLite files, removed as it exits. */
+function sqliteFolder(): string {
+  if (folder === undefined) {
+    const made = mkdtempSync(join(tmpdir(), "pigeonhole-test-"));
+    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+    folder = made;
+  }
+  return folder;
 }
 
 /** The stores on a new, empty database of the run's backend. */

@@ -103,7 +103,7 @@ export interface TestServer {
 
 /**
  * A server on 127.0.0.1 with free ports, silent, with typed, spec-checking clients, on a new database of the run's
- * backend (SQLite in memory, or PostgreSQL: see test-database.ts) unless `database` is given.
+ * backend (a SQLite file, or PostgreSQL: see test-database.ts) unless `database` is given.
  */
 export async function startTestServer(
   options: Omit<ServerOptions, "limits" | "devKeys"> & { limits?: Partial<ServerLimits> } = {},

@@ -16,14 +16,14 @@ export const sqliteDialect: SqlDialect = {
   // the statement again; inside a scalar subquery the value is opaque and the plan is kept (a page query runs about
   // 1.5x as fast).
   rowCount: (value) => sql<number>`(select ${value})`,
-  // One connection, one writer: a transaction already sees and changes the database alone.
+  // One connection writes, and a transaction holds it: it already sees and changes the database alone.
   lockRows: (query) => query,
   claimRows: (query) => query,
   isUniqueViolation: (error) =>
     error instanceof Error && "errcode" in error && (error.errcode === 2067 || error.errcode === 1555),
-  // Transactions never interleave on the one connection.
+  // Transactions never interleave on the one writing connection.
   isTransientConflict: () => false,
   notifyOnCommit: async () => {},
-  // The transaction holds the one connection, and a SQLite read transaction sees one snapshot (WAL).
+  // The transaction holds the writing connection, and a SQLite read transaction sees one snapshot (WAL).
   readSnapshot: (db, work) => db.transaction().execute(work),
 };
