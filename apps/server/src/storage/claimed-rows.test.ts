@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../../test/support/test-database.ts";
 import type { ClaimableRows } from "./claimed-rows.ts";
-import { claimDueRows, nextUnclaimedDueAt, releaseClaimsOf, releaseEveryClaim, renewClaimsOf } from "./claimed-rows.ts";
+import {
+  claimDueRows,
+  nextUnclaimedDueAt,
+  queueDepthOf,
+  releaseClaimsOf,
+  releaseEveryClaim,
+  renewClaimsOf,
+} from "./claimed-rows.ts";
 import type { ServerDatabase } from "./database.ts";
 import { recordMailAttempt } from "./inbox/mail-queue.ts";
 import type { RecipientDeliveryStatus } from "./schema.ts";
@@ -141,5 +148,19 @@ describe("claimed rows", () => {
     expect(await row()).toEqual({ status: "queued", smtp_reply: null, claimed_by: "other" });
     expect(await recordMailAttempt(db, seq, "other", outcome("250 from the other"))).toBe(true);
     expect(await row()).toEqual({ status: "delivered", smtp_reply: "250 from the other", claimed_by: null });
+  });
+});
+
+describe("a queue's depth", () => {
+  it("counts the waiting rows and, of those, the due ones (claimed or not), leaving out those that are done", async () => {
+    await addRow("due@example.test", "queued", NOW - 1);
+    await addRow("due-claimed@example.test", "delayed", NOW, { by: "other", untilMs: NOW + 60_000 });
+    await addRow("later@example.test", "delayed", NOW + 60_000);
+    await addRow("delivered@example.test", "delivered", null);
+    await addRow("bounced@example.test", "bounced", null);
+    expect(await queueDepthOf(db, ROWS, NOW)).toEqual({ waiting: 3, due: 2 });
+    expect(await queueDepthOf(db, ROWS, NOW + 60_000)).toEqual({ waiting: 3, due: 3 });
+    await db.deleteFrom("recipient_deliveries").execute();
+    expect(await queueDepthOf(db, ROWS, NOW)).toEqual({ waiting: 0, due: 0 });
   });
 });

@@ -8,7 +8,7 @@ import type { SqlDialect } from "./sql-dialect.ts";
 // that its instance renews while the attempt runs, so that an instance that stopped without handing its rows back
 // (a crash) loses them within one lease.
 
-type WorkTable = "webhook_deliveries" | "recipient_deliveries";
+export type WorkTable = "webhook_deliveries" | "recipient_deliveries";
 
 /** A work table and the statuses in which its rows wait to be worked on. */
 export type ClaimableRows = {
@@ -60,6 +60,14 @@ export interface ClaimQueue<Claim> {
   releaseAllClaims(nowMs: number): Promise<void>;
   /** The earliest time a row nobody holds at `nowMs` (real time) is due, or null when none waits. */
   nextDueAt(nowMs: number): Promise<number | null>;
+  /** How many rows wait, and how many of those are due at `dueMs` (by the server's clock): one aggregate query. */
+  depth(dueMs: number): Promise<QueueDepth>;
+}
+
+/** Rows of a work table waiting to be worked on, and how many of those are due (claimed or not). */
+export interface QueueDepth {
+  waiting: number;
+  due: number;
 }
 
 /** The update that claims rows of `Table`, to which the caller adds the columns it reads back (`returning`). */
@@ -221,4 +229,24 @@ export async function nextUnclaimedDueAt(
     .where(unclaimedAt(nowMs))
     .executeTakeFirst();
   return row?.due ?? null;
+}
+
+/**
+ * How many rows wait, and how many of those are due at `dueMs`: one aggregate over the waiting rows only, which an
+ * index finds (webhook deliveries by status and next attempt; recipients by next attempt, which only waiting ones
+ * have), so that it costs as much as the backlog, not the history.
+ */
+export async function queueDepthOf(db: ServerDatabase, rows: ClaimableRows, dueMs: number): Promise<QueueDepth> {
+  const row = await db
+    .selectFrom(rows.table)
+    .select((eb) => [
+      eb.fn.countAll<number | string | bigint>().as("waiting"),
+      eb.fn
+        .sum<number | string | bigint | null>(eb.case().when("next_attempt_at_ms", "<=", dueMs).then(1).else(0).end())
+        .as("due"),
+    ])
+    .where("status", "in", rows.waiting)
+    .where("next_attempt_at_ms", "is not", null)
+    .executeTakeFirst();
+  return { waiting: Number(row?.waiting ?? 0), due: Number(row?.due ?? 0) };
 }

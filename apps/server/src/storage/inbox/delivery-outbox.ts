@@ -1,16 +1,18 @@
 import type { Transaction } from "kysely";
 import { randomBase62 } from "../../ids.ts";
-import type { ClaimableRows, ClaimQueue, ClaimRequest, ClaimShare, GroupedCandidate } from "../claimed-rows.ts";
-import {
-  claimDueRows,
-  nextUnclaimedDueAt,
-  releaseClaimsOf,
-  releaseEveryClaim,
-  renewClaimsOf,
+import type {
+  ClaimableRows,
+  ClaimQueue,
+  ClaimRequest,
+  ClaimShare,
+  ClaimUpdate,
+  GroupedCandidate,
 } from "../claimed-rows.ts";
+import { releaseEveryClaim } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
-import { PreparedInsert } from "../prepared-query.ts";
-import type { DatabaseSchema, DeliveryStatus } from "../schema.ts";
+import { insertRows } from "../insert-rows.ts";
+import type { DatabaseSchema, DeliveryStatus, WebhookDeliveryRow } from "../schema.ts";
+import { SqlClaimQueue } from "../sql-claim-queue.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
 // The webhook delivery outbox: one row per event and subscribed webhook, written in the transaction that raised the
@@ -77,23 +79,21 @@ export interface DeliveryOutbox extends ClaimQueue<ClaimedDelivery> {
 /** The public id of a webhook delivery. */
 const newDeliveryId = (): string => `dlv_${randomBase62(16)}`;
 
-const insertDeliveries = new PreparedInsert(
-  (db, rows: readonly (NewDelivery & { deliveryId: string; at: string; nowMs: number })[]) =>
-    db.insertInto("webhook_deliveries").values(
-      rows.map((p) => ({
-        delivery_id: p.deliveryId,
-        webhook_id: p.webhookId,
-        inbox_id: p.inboxId,
-        event_id: p.eventId,
-        event_type: p.eventType,
-        payload: p.payload,
-        status: "pending" as const,
-        attempts: 0,
-        next_attempt_at_ms: p.nowMs,
-        created_at: p.at,
-        updated_at: p.at,
-      })),
-    ),
+const insertDeliveries = insertRows(
+  "webhook_deliveries",
+  (p: NewDelivery & { deliveryId: string; at: string; nowMs: number }) => ({
+    delivery_id: p.deliveryId,
+    webhook_id: p.webhookId,
+    inbox_id: p.inboxId,
+    event_id: p.eventId,
+    event_type: p.eventType,
+    payload: p.payload,
+    status: "pending" as const,
+    attempts: 0,
+    next_attempt_at_ms: p.nowMs,
+    created_at: p.at,
+    updated_at: p.at,
+  }),
 );
 
 /** Adds pending deliveries, due at once (inside the transaction that raised the event). */
@@ -103,7 +103,7 @@ export function enqueueDeliveries(
   at: string,
   nowMs: number,
 ): Promise<void> {
-  return insertDeliveries.execute(
+  return insertDeliveries(
     db,
     deliveries.map((delivery) => ({ ...delivery, deliveryId: newDeliveryId(), at, nowMs })),
   );
@@ -151,59 +151,59 @@ async function pickAcrossPods(
   return candidates.map((row) => ({ seq: row.seq, group: row.pod }));
 }
 
-export class SqlDeliveryOutbox implements DeliveryOutbox {
-  readonly #db: ServerDatabase;
-  readonly #dialect: SqlDialect;
+/** The columns a claim reads back of a delivery. */
+const CLAIMED_COLUMNS = [
+  "seq",
+  "event_id",
+  "event_type",
+  "payload",
+  "attempts",
+  "webhook_id",
+  "next_attempt_at_ms",
+] as const;
+type ClaimedDeliveryRow = Pick<WebhookDeliveryRow, (typeof CLAIMED_COLUMNS)[number]>;
 
-  constructor(db: ServerDatabase, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
+export class SqlDeliveryOutbox
+  extends SqlClaimQueue<"webhook_deliveries", ClaimedDeliveryRow, ClaimedDelivery>
+  implements DeliveryOutbox
+{
+  protected readonly rows = DELIVERY_ROWS;
+
+  protected readClaimed(update: ClaimUpdate<"webhook_deliveries">) {
+    return update.returning(CLAIMED_COLUMNS).execute();
   }
 
-  async claimDue(claim: ClaimRequest): Promise<ClaimedDelivery[]> {
-    const { share } = claim;
-    const claimed = await claimDueRows(
-      this.#db,
-      this.#dialect,
-      DELIVERY_ROWS,
-      claim,
-      (update) =>
-        update
-          .returning(["seq", "event_id", "event_type", "payload", "attempts", "webhook_id", "next_attempt_at_ms"])
-          .execute(),
-      share && ((trx) => pickAcrossPods(trx, this.#dialect, claim, share)),
-    );
-    if (claimed.length === 0) {
-      return [];
-    }
-    const webhooks = await this.#db
+  protected pickWithinShare(trx: Transaction<DatabaseSchema>, claim: ClaimRequest, share: ClaimShare) {
+    return pickAcrossPods(trx, this.dialect, claim, share);
+  }
+
+  protected async toClaims(claimed: ClaimedDeliveryRow[]): Promise<ClaimedDelivery[]> {
+    const webhooks = await this.db
       .selectFrom("webhooks")
       .select(["webhook_id", "pod_id", "url", "secret", "enabled"])
       .where(
-        this.#dialect.inList("webhook_id", this.#dialect.listParam([...new Set(claimed.map((row) => row.webhook_id))])),
+        this.dialect.inList("webhook_id", this.dialect.listParam([...new Set(claimed.map((row) => row.webhook_id))])),
       )
       .execute();
     const byId = new Map(webhooks.map((row) => [row.webhook_id, row]));
-    return claimed
-      .sort((a, b) => a.next_attempt_at_ms - b.next_attempt_at_ms || a.seq - b.seq)
-      .map((row) => {
-        const webhook = byId.get(row.webhook_id);
-        return {
-          seq: row.seq,
-          eventId: row.event_id,
-          eventType: row.event_type,
-          payload: row.payload,
-          attempts: row.attempts,
-          webhookId: row.webhook_id,
-          webhook: webhook
-            ? { podId: webhook.pod_id, url: webhook.url, secret: webhook.secret, enabled: webhook.enabled === 1 }
-            : null,
-        };
-      });
+    return claimed.map((row) => {
+      const webhook = byId.get(row.webhook_id);
+      return {
+        seq: row.seq,
+        eventId: row.event_id,
+        eventType: row.event_type,
+        payload: row.payload,
+        attempts: row.attempts,
+        webhookId: row.webhook_id,
+        webhook: webhook
+          ? { podId: webhook.pod_id, url: webhook.url, secret: webhook.secret, enabled: webhook.enabled === 1 }
+          : null,
+      };
+    });
   }
 
   async recordAttempt(seq: number, claimant: string, state: DeliveryState) {
-    await this.#db.transaction().execute(async (trx) => {
+    await this.db.transaction().execute(async (trx) => {
       // Only while the claim is this instance's: after it ran out another instance may have attempted and recorded.
       const updated = await trx
         .updateTable("webhook_deliveries")
@@ -237,16 +237,8 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
     });
   }
 
-  renewClaims(claimant: string, seqs: readonly number[], untilMs: number) {
-    return renewClaimsOf(this.#db, DELIVERY_ROWS, claimant, seqs, untilMs);
-  }
-
-  releaseClaims(claimant: string) {
-    return releaseClaimsOf(this.#db, DELIVERY_ROWS, claimant);
-  }
-
-  async releaseAllClaims(nowMs: number) {
-    await this.#db.transaction().execute(async (trx) => {
+  override async releaseAllClaims(nowMs: number) {
+    await this.db.transaction().execute(async (trx) => {
       await releaseEveryClaim(trx, DELIVERY_ROWS);
       await trx
         .updateTable("webhook_deliveries")
@@ -255,9 +247,5 @@ export class SqlDeliveryOutbox implements DeliveryOutbox {
         .where("next_attempt_at_ms", ">", nowMs)
         .execute();
     });
-  }
-
-  nextDueAt(nowMs: number) {
-    return nextUnclaimedDueAt(this.#db, DELIVERY_ROWS, nowMs);
   }
 }

@@ -1,14 +1,8 @@
-import type { ClaimableRows, ClaimQueue, ClaimRequest } from "../claimed-rows.ts";
-import {
-  claimDueRows,
-  nextUnclaimedDueAt,
-  releaseClaimsOf,
-  releaseEveryClaim,
-  renewClaimsOf,
-} from "../claimed-rows.ts";
+import type { Selectable } from "kysely";
+import type { ClaimableRows, ClaimQueue, ClaimUpdate } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
-import type { RecipientDeliveryStatus } from "../schema.ts";
-import type { SqlDialect } from "../sql-dialect.ts";
+import type { RecipientDeliveryStatus, RecipientDeliveryTable } from "../schema.ts";
+import { SqlClaimQueue } from "../sql-claim-queue.ts";
 
 // The outbound mail queue: the rows of `recipient_deliveries` still waiting for the relay (`queued`, `delayed`),
 // written in the send's transaction and worked off by the outbound mail workers of every instance on the database.
@@ -46,26 +40,33 @@ export type MailQueue = ClaimQueue<ClaimedMail>;
 
 const RECIPIENT_ROWS = { table: "recipient_deliveries", waiting: ["queued", "delayed"] } satisfies ClaimableRows;
 
-export class SqlMailQueue implements MailQueue {
-  readonly #db: ServerDatabase;
-  readonly #dialect: SqlDialect;
+/** The columns a claim reads back of a recipient. */
+const CLAIMED_COLUMNS = [
+  "seq",
+  "pod_id",
+  "inbox_id",
+  "message_id",
+  "address",
+  "status",
+  "attempts",
+  "next_attempt_at_ms",
+] as const;
+type ClaimedRecipient = Pick<Selectable<RecipientDeliveryTable>, (typeof CLAIMED_COLUMNS)[number]>;
 
-  constructor(db: ServerDatabase, dialect: SqlDialect) {
-    this.#db = db;
-    this.#dialect = dialect;
+export class SqlMailQueue
+  extends SqlClaimQueue<"recipient_deliveries", ClaimedRecipient, ClaimedMail>
+  implements MailQueue
+{
+  protected readonly rows = RECIPIENT_ROWS;
+
+  protected readClaimed(update: ClaimUpdate<"recipient_deliveries">) {
+    return update.returning(CLAIMED_COLUMNS).execute();
   }
 
-  async claimDue(claim: ClaimRequest): Promise<ClaimedMail[]> {
-    const claimed = await claimDueRows(this.#db, this.#dialect, RECIPIENT_ROWS, claim, (update) =>
-      update
-        .returning(["seq", "pod_id", "inbox_id", "message_id", "address", "status", "attempts", "next_attempt_at_ms"])
-        .execute(),
-    );
+  protected async toClaims(claimed: ClaimedRecipient[]): Promise<ClaimedMail[]> {
     const mail: ClaimedMail[] = [];
-    for (const row of claimed.sort(
-      (a, b) => (a.next_attempt_at_ms ?? 0) - (b.next_attempt_at_ms ?? 0) || a.seq - b.seq,
-    )) {
-      const message = await this.#db
+    for (const row of claimed) {
+      const message = await this.db
         .selectFrom("messages")
         .innerJoin("message_sources", (join) =>
           join
@@ -91,22 +92,6 @@ export class SqlMailQueue implements MailQueue {
       }
     }
     return mail;
-  }
-
-  renewClaims(claimant: string, seqs: readonly number[], untilMs: number) {
-    return renewClaimsOf(this.#db, RECIPIENT_ROWS, claimant, seqs, untilMs);
-  }
-
-  releaseClaims(claimant: string) {
-    return releaseClaimsOf(this.#db, RECIPIENT_ROWS, claimant);
-  }
-
-  releaseAllClaims() {
-    return releaseEveryClaim(this.#db, RECIPIENT_ROWS);
-  }
-
-  nextDueAt(nowMs: number) {
-    return nextUnclaimedDueAt(this.#db, RECIPIENT_ROWS, nowMs);
   }
 }
 

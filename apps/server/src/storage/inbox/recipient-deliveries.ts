@@ -1,6 +1,7 @@
 import type { RecipientDelivery } from "@pigeonhole/inbox-types";
 import type { ServerDatabase } from "../database.ts";
-import { PreparedInsert, PreparedQuery } from "../prepared-query.ts";
+import { insertRows } from "../insert-rows.ts";
+import { PreparedQuery } from "../prepared-query.ts";
 import type { RecipientDeliveryStatus } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
@@ -19,24 +20,20 @@ export interface NewRecipientDelivery {
   nextAttemptAtMs: number | null;
 }
 
-const insertRows = new PreparedInsert((db, rows: readonly NewRecipientDelivery[]) =>
-  db.insertInto("recipient_deliveries").values(
-    rows.map((p) => ({
-      pod_id: p.podId,
-      inbox_id: p.inboxId,
-      message_id: p.messageId,
-      address: p.address,
-      status: p.status,
-      smtp_reply: null,
-      attempts: 0,
-      updated_at: p.updatedAt,
-      next_attempt_at_ms: p.nextAttemptAtMs,
-    })),
-  ),
-);
+const insertDeliveries = insertRows("recipient_deliveries", (p: NewRecipientDelivery) => ({
+  pod_id: p.podId,
+  inbox_id: p.inboxId,
+  message_id: p.messageId,
+  address: p.address,
+  status: p.status,
+  smtp_reply: null,
+  attempts: 0,
+  updated_at: p.updatedAt,
+  next_attempt_at_ms: p.nextAttemptAtMs,
+}));
 
 export function insertRecipientDeliveries(db: ServerDatabase, rows: readonly NewRecipientDelivery[]): Promise<void> {
-  return insertRows.execute(db, rows);
+  return insertDeliveries(db, rows);
 }
 
 const queries = perDialect((dialect) => ({

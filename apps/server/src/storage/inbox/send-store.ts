@@ -1,4 +1,5 @@
 import type { Insertable, Transaction } from "kysely";
+import { insertRows } from "../insert-rows.ts";
 import { PreparedInsert, PreparedQuery } from "../prepared-query.ts";
 import type { AttachmentTable, DatabaseSchema, InboxRow, MessageTable, ThreadRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -114,63 +115,51 @@ export class SqlSendStore implements SendStore {
   }
 }
 
-const insertThreads = new PreparedInsert((db, rows: readonly ThreadColumns[]) =>
-  db.insertInto("threads").values(
-    rows.map((p) => ({
-      thread_id: p.thread_id,
-      inbox_id: p.inbox_id,
-      subject: p.subject,
-      participants: p.participants,
-      labels: p.labels,
-      message_count: p.message_count,
-      last_message_at: p.last_message_at,
-      created_at: p.created_at,
-      updated_at: p.updated_at,
-    })),
-  ),
-);
+const insertThreads = insertRows("threads", (p: ThreadColumns) => ({
+  thread_id: p.thread_id,
+  inbox_id: p.inbox_id,
+  subject: p.subject,
+  participants: p.participants,
+  labels: p.labels,
+  message_count: p.message_count,
+  last_message_at: p.last_message_at,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+}));
 
-const insertMessages = new PreparedInsert((db, rows: readonly NewMessageRow[]) =>
-  db.insertInto("messages").values(
-    rows.map((p) => ({
-      inbox_id: p.inbox_id,
-      message_id: p.message_id,
-      thread_id: p.thread_id,
-      labels: p.labels,
-      sender: p.sender,
-      to_addresses: p.to_addresses,
-      cc_addresses: p.cc_addresses,
-      bcc_addresses: p.bcc_addresses,
-      reply_to_addresses: p.reply_to_addresses,
-      subject: p.subject,
-      preview: p.preview,
-      text_body: p.text_body,
-      html_body: p.html_body,
-      in_reply_to: p.in_reply_to,
-      reference_ids: p.reference_ids,
-      headers: p.headers,
-      size: p.size,
-      timestamp: p.timestamp,
-      created_at: p.created_at,
-      updated_at: p.updated_at,
-    })),
-  ),
-);
+const insertMessages = insertRows("messages", (p: NewMessageRow) => ({
+  inbox_id: p.inbox_id,
+  message_id: p.message_id,
+  thread_id: p.thread_id,
+  labels: p.labels,
+  sender: p.sender,
+  to_addresses: p.to_addresses,
+  cc_addresses: p.cc_addresses,
+  bcc_addresses: p.bcc_addresses,
+  reply_to_addresses: p.reply_to_addresses,
+  subject: p.subject,
+  preview: p.preview,
+  text_body: p.text_body,
+  html_body: p.html_body,
+  in_reply_to: p.in_reply_to,
+  reference_ids: p.reference_ids,
+  headers: p.headers,
+  size: p.size,
+  timestamp: p.timestamp,
+  created_at: p.created_at,
+  updated_at: p.updated_at,
+}));
 
-const insertAttachments = new PreparedInsert((db, rows: readonly NewAttachmentRow[]) =>
-  db.insertInto("attachments").values(
-    rows.map((p) => ({
-      inbox_id: p.inbox_id,
-      message_id: p.message_id,
-      attachment_id: p.attachment_id,
-      position: p.position,
-      filename: p.filename,
-      content_type: p.content_type,
-      size: p.size,
-      content: p.content,
-    })),
-  ),
-);
+const insertAttachments = insertRows("attachments", (p: NewAttachmentRow) => ({
+  inbox_id: p.inbox_id,
+  message_id: p.message_id,
+  attachment_id: p.attachment_id,
+  position: p.position,
+  filename: p.filename,
+  content_type: p.content_type,
+  size: p.size,
+  content: p.content,
+}));
 
 const insertSources = new PreparedInsert((db, rows: readonly NewMessageSource[]) =>
   db
@@ -345,7 +334,7 @@ class SqlSendTransaction implements SendTransaction {
   }
 
   insertThreads(threads: readonly ThreadColumns[]) {
-    return insertThreads.execute(this.#trx, threads);
+    return insertThreads(this.#trx, threads);
   }
 
   async updateThread(thread: ThreadColumns) {
@@ -353,7 +342,7 @@ class SqlSendTransaction implements SendTransaction {
   }
 
   insertMessages(messages: readonly NewMessageRow[]) {
-    return insertMessages.execute(this.#trx, messages);
+    return insertMessages(this.#trx, messages);
   }
 
   async holdsMessage(inboxId: string, messageId: string) {
@@ -361,7 +350,7 @@ class SqlSendTransaction implements SendTransaction {
   }
 
   insertAttachments(attachments: readonly NewAttachmentRow[]) {
-    return insertAttachments.execute(this.#trx, attachments);
+    return insertAttachments(this.#trx, attachments);
   }
 
   insertMessageSources(sources: readonly NewMessageSource[]) {
