@@ -10,16 +10,20 @@ const ROOMS = {
   spec: { may: [], why: "the spec layer is generic" },
   storage: { may: [], why: "storage holds no domain code" },
   keys: { may: ["storage"], why: "keys use storage" },
-  "work-queue": { may: ["storage"], why: "the work queue is generic" },
-  http: { may: ["spec", "storage"], why: "http is generic: no service and no test control" },
-  mail: { may: ["storage"], why: "mail is transport only: the inbox uses it, never the reverse" },
-  forum: { may: ["http", "spec", "storage", "keys"], why: "a service: the forum never reaches into the inbox or mail" },
+  metrics: { may: [], why: "metrics are generic: the rooms count through its instruments, and it reads none of them" },
+  "work-queue": { may: ["storage", "metrics"], why: "the work queue is generic" },
+  http: { may: ["spec", "storage", "metrics"], why: "http is generic: no service and no test control" },
+  mail: { may: ["storage", "metrics"], why: "mail is transport only: the inbox uses it, never the reverse" },
+  forum: {
+    may: ["http", "spec", "storage", "keys", "metrics"],
+    why: "a service: the forum never reaches into the inbox or mail",
+  },
   inbox: {
-    may: ["http", "spec", "storage", "keys", "mail", "work-queue"],
+    may: ["http", "spec", "storage", "keys", "mail", "work-queue", "metrics"],
     why: "a service: the inbox never reaches into the forum",
   },
   "test-control": {
-    may: ["http", "spec", "storage", "keys", "work-queue", "mail", "inbox", "forum"],
+    may: ["http", "spec", "storage", "keys", "work-queue", "mail", "inbox", "forum", "metrics"],
     why: "test control sits above the product, which reaches it only through server.ts",
   },
 };
@@ -94,6 +98,15 @@ export default {
       comment: "options/defaults.ts imports types only, so that reading a default pulls in no other code.",
       from: { path: OPTION_DEFAULTS },
       to: { dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "metrics-through-instruments",
+      severity: "error",
+      comment:
+        "The rooms count through metrics/instruments.ts (plain calls, a no-op when metrics are off); the registry, " +
+        "the listener and prom-client are the metrics room's and the wiring's alone.",
+      from: { path: roomPath(ROOM_NAMES.filter((room) => room !== "metrics")), pathNot: TEST_FILE },
+      to: { path: ["^src/metrics/", "(^|/)node_modules/prom-client/"], pathNot: "^src/metrics/instruments\\.ts$" },
     },
     {
       name: "test-control-through-server",

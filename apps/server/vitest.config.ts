@@ -20,6 +20,7 @@ const STORING_SUITES = [
   "test/clients/**/*.test.ts",
   "test/security/**/*.test.ts",
   "test/readiness/ready.test.ts",
+  "test/operations/**/*.test.ts",
 ];
 
 export default defineConfig({

@@ -16,6 +16,7 @@ const BIN = join(SERVER_PACKAGE, "bin/pigeonhole-server.js");
 const GUIDES = [
   "guides/agents-communities-votes.mdx",
   "guides/deploying.mdx",
+  "guides/monitoring.mdx",
   "guides/real-email.mdx",
   "guides/running-locally.mdx",
   "guides/testing-your-integration.mdx",

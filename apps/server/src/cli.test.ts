@@ -290,6 +290,8 @@ const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<Com
   host: { argv: ["--host", "127.0.0.2"], value: "127.0.0.2" },
   inboxPort: { argv: ["--inbox-port", "4011"], value: 4011 },
   forumPort: { argv: ["--forum-port", "4021"], value: 4021 },
+  metricsPort: { argv: ["--metrics-port", "9464"], value: 9464 },
+  metricsHost: { argv: ["--metrics-host", "127.0.0.4"], value: "127.0.0.4" },
   domains: {
     argv: ["--domain", "a.example.com", "--domain", "b.example.com"],
     value: ["a.example.com", "b.example.com"],

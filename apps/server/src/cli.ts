@@ -84,6 +84,9 @@ async function start(commandLine: CommandLineValues) {
   const relay = options.smtpRelay;
   print(`  Outbound   ${relay === undefined ? "kept, not sent (no --smtp-relay)" : `through ${describeRelay(relay)}`}`);
   print(`  Database   ${describeDatabase(options.database)}`);
+  if (server.metrics) {
+    print(`  Metrics    ${server.metrics.url}`);
+  }
   const control = server.testControl;
   // A key of one's own is a secret: only the well-known default is printed.
   const controlKey = control?.key === DEFAULT_TEST_CONTROL_KEY ? `   key: ${control.key}` : "";

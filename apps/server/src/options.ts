@@ -6,32 +6,16 @@ import { isLoopbackHost } from "./loopback-host.ts";
 import { heloNameProblem, machineHeloName } from "./mail/outbound/helo-name.ts";
 import type { DkimKey } from "./mail/outbound/relay-transport.ts";
 import { relayUrlProblem } from "./mail/outbound/relay-transport.ts";
+// Defaults that no row of the option table gives as a `startServer` option's value, and the limits as one record;
+// every other default is read from the table.
 import {
-  DEFAULT_CLAIM_LEASE_MS,
   DEFAULT_DATABASE_FILE,
-  DEFAULT_DATABASE_WAIT_MS,
-  DEFAULT_DOMAINS,
-  DEFAULT_DRAIN_DELAY_MS,
-  DEFAULT_EVENT_POLL_MS,
   DEFAULT_FORUM_DEV_KEY,
-  DEFAULT_FORUM_PORT,
-  DEFAULT_HOST,
   DEFAULT_INBOX_DEV_KEY,
-  DEFAULT_INBOX_PORT,
   DEFAULT_LIMITS,
   DEFAULT_SHUTDOWN_GRACE_MS,
-  DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS,
-  DEFAULT_SMTP_MAX_CONNECTIONS,
-  DEFAULT_SMTP_MAX_SIZE,
-  DEFAULT_SMTP_RELAY_CLAIM_MS,
-  DEFAULT_SMTP_RETRY_DELAYS_MS,
-  DEFAULT_TEST_CONTROL_KEY,
-  DEFAULT_WEBHOOK_CLAIM_MS,
-  DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
-  DEFAULT_WEBHOOKS_PER_POD,
-  DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
 } from "./options/defaults.ts";
-import { DEFAULT_POOL_SIZE } from "./storage/open-storage.ts";
+import { TABLE_DEFAULTS as DEFAULTS } from "./options/table-defaults.ts";
 
 /** Per-key limits of both services; each can be overridden. */
 export interface ServerLimits {
@@ -85,7 +69,7 @@ export interface ServerOptions {
   trustedProxies?: readonly string[];
   /** Overrides of the default limits. */
   limits?: Partial<ServerLimits>;
-  /** Delays between webhook delivery attempts, in milliseconds. Default {@link DEFAULT_WEBHOOK_RETRY_DELAYS_MS}. */
+  /** Delays between webhook delivery attempts, in milliseconds. Default `DEFAULT_WEBHOOK_RETRY_DELAYS_MS`. */
   webhookRetryDelaysMs?: readonly number[];
   /**
    * The development keys to register, or `false` for none (what a production server wants): then development keys
@@ -107,7 +91,7 @@ export interface ServerOptions {
    */
   claimLeaseMs?: number;
   /**
-   * Webhooks one pod may have ({@link DEFAULT_WEBHOOKS_PER_POD} unless given): creating one more answers 409
+   * Webhooks one pod may have (`DEFAULT_WEBHOOKS_PER_POD` unless given): creating one more answers 409
    * `WEBHOOK_LIMIT_REACHED`. Each webhook is a delivery per event, so this bounds the work one event of a pod causes.
    */
   webhooksPerPod?: number;
@@ -141,6 +125,13 @@ export interface ServerOptions {
   smtpPort?: number;
   /** Interface SMTP binds. Default `host`. */
   smtpHost?: string;
+  /**
+   * Port of a listener of its own serving Prometheus metrics at `/metrics`; 0 picks a free port. Metrics are off (no
+   * listener, nothing counted) unless given.
+   */
+  metricsPort?: number;
+  /** Interface the metrics listener binds. Default `127.0.0.1`, whatever `host` is: metrics take no key. */
+  metricsHost?: string;
   /** Largest message SMTP accepts, in bytes. Default 10 MiB. */
   smtpMaxSize?: number;
   /** SMTP connections one client address may hold at once. Default 10. */
@@ -169,7 +160,7 @@ export interface ServerOptions {
   dkim?: DkimKey;
   /**
    * Delays between relay attempts for a recipient after a temporary failure, in milliseconds; after the last, it has
-   * bounced. Default {@link DEFAULT_SMTP_RETRY_DELAYS_MS}.
+   * bounced. Default `DEFAULT_SMTP_RETRY_DELAYS_MS`.
    */
   smtpRetryDelaysMs?: readonly number[];
   /**
@@ -225,6 +216,8 @@ export interface ResolvedOptions {
     maxConnections: number;
     tls?: { cert: string | Buffer; key: string | Buffer };
   } | null;
+  /** The metrics listener, or null when metrics are off. */
+  metrics: { host: string; port: number } | null;
   /** Delays between attempts for an outside recipient after a temporary failure (relayed or simulated). */
   mailRetryDelaysMs: readonly number[];
   relay: {
@@ -338,7 +331,7 @@ function relay(options: ServerOptions, hostedDomains: readonly string[]): Resolv
   if (options.dkim && !DOMAIN.test(options.dkim.domain.toLowerCase())) {
     throw new InvalidOptionError(`dkim.domain must be a domain name, not '${options.dkim.domain}'.`);
   }
-  const claimMs = positiveInteger("smtpRelayClaimMs", options.smtpRelayClaimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS);
+  const claimMs = positiveInteger("smtpRelayClaimMs", options.smtpRelayClaimMs ?? DEFAULTS.smtpRelayClaimMs);
   return {
     url: options.smtpRelay,
     insecure: options.smtpRelayInsecure ?? false,
@@ -371,7 +364,7 @@ function testControl(
   if (key !== undefined && (key.trim() === "" || /\s/.test(key))) {
     throw new InvalidOptionError("testControl.key must be a non-empty key without white space.");
   }
-  return { key: key ?? DEFAULT_TEST_CONTROL_KEY };
+  return { key: key ?? DEFAULTS.testControlKey };
 }
 
 /**
@@ -419,7 +412,7 @@ export function resolveOptions(
   }
   const webhookRetryDelaysMs = delays(
     "webhookRetryDelaysMs",
-    options.webhookRetryDelaysMs ?? DEFAULT_WEBHOOK_RETRY_DELAYS_MS,
+    options.webhookRetryDelaysMs ?? DEFAULTS.webhookRetryDelaysMs,
   );
   const devKeys =
     options.devKeys === false
@@ -428,26 +421,26 @@ export function resolveOptions(
           inbox: options.devKeys?.inbox ?? (env.PIGEONHOLE_INBOX_API_KEY || DEFAULT_INBOX_DEV_KEY),
           forum: options.devKeys?.forum ?? (env.PIGEONHOLE_FORUM_API_KEY || DEFAULT_FORUM_DEV_KEY),
         };
-  const host = options.host ?? DEFAULT_HOST;
+  const host = options.host ?? DEFAULTS.host;
   const resolvedTestControl = testControl(options, devKeys, env);
-  const hostedDomains = domains(options.domains ?? DEFAULT_DOMAINS);
+  const hostedDomains = domains(options.domains ?? DEFAULTS.domains);
   return {
     host,
-    inboxPort: port("inboxPort", options.inboxPort ?? DEFAULT_INBOX_PORT),
-    forumPort: port("forumPort", options.forumPort ?? DEFAULT_FORUM_PORT),
+    inboxPort: port("inboxPort", options.inboxPort ?? DEFAULTS.inboxPort),
+    forumPort: port("forumPort", options.forumPort ?? DEFAULTS.forumPort),
     database: options.database ?? DEFAULT_DATABASE_FILE,
-    databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULT_POOL_SIZE),
-    databaseWaitMs: milliseconds("databaseWaitMs", options.databaseWaitMs ?? DEFAULT_DATABASE_WAIT_MS),
-    webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? DEFAULT_WEBHOOK_CLAIM_MS),
-    claimLeaseMs: claimLease(options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS),
-    webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULT_WEBHOOKS_PER_POD),
-    eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? DEFAULT_EVENT_POLL_MS),
+    databasePoolSize: positiveInteger("databasePoolSize", options.databasePoolSize ?? DEFAULTS.databasePoolSize),
+    databaseWaitMs: milliseconds("databaseWaitMs", options.databaseWaitMs ?? DEFAULTS.databaseWaitMs),
+    webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? DEFAULTS.webhookClaimMs),
+    claimLeaseMs: claimLease(options.claimLeaseMs ?? DEFAULTS.claimLeaseMs),
+    webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULTS.webhooksPerPod),
+    eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? DEFAULTS.eventPollMs),
     websocketConnectionsPerKey: positiveInteger(
       "websocketConnectionsPerKey",
-      options.websocketConnectionsPerKey ?? DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY,
+      options.websocketConnectionsPerKey ?? DEFAULTS.websocketConnectionsPerKey,
     ),
     shutdownGraceMs: positiveInteger("shutdownGraceMs", options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS),
-    drainDelayMs: milliseconds("drainDelayMs", options.drainDelayMs ?? DEFAULT_DRAIN_DELAY_MS),
+    drainDelayMs: milliseconds("drainDelayMs", options.drainDelayMs ?? DEFAULTS.drainDelayMs),
     allowPrivateWebhooks: options.allowPrivateWebhooks ?? false,
     trustedProxies: options.trustedProxies ?? [],
     limits,
@@ -460,20 +453,24 @@ export function resolveOptions(
       options.smtpPort === undefined
         ? null
         : {
-            host: options.smtpHost ?? options.host ?? DEFAULT_HOST,
+            host: options.smtpHost ?? host,
             port: port("smtpPort", options.smtpPort),
-            maxSize: positiveInteger("smtpMaxSize", options.smtpMaxSize ?? DEFAULT_SMTP_MAX_SIZE),
+            maxSize: positiveInteger("smtpMaxSize", options.smtpMaxSize ?? DEFAULTS.smtpMaxSize),
             connectionsPerAddress: positiveInteger(
               "smtpConnectionsPerAddress",
-              options.smtpConnectionsPerAddress ?? DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS,
+              options.smtpConnectionsPerAddress ?? DEFAULTS.smtpConnectionsPerAddress,
             ),
             maxConnections: positiveInteger(
               "smtpMaxConnections",
-              options.smtpMaxConnections ?? DEFAULT_SMTP_MAX_CONNECTIONS,
+              options.smtpMaxConnections ?? DEFAULTS.smtpMaxConnections,
             ),
             ...(options.smtpTls ? { tls: options.smtpTls } : {}),
           },
-    mailRetryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULT_SMTP_RETRY_DELAYS_MS),
+    metrics:
+      options.metricsPort === undefined
+        ? null
+        : { host: options.metricsHost ?? DEFAULTS.metricsHost, port: port("metricsPort", options.metricsPort) },
+    mailRetryDelaysMs: delays("smtpRetryDelaysMs", options.smtpRetryDelaysMs ?? DEFAULTS.smtpRetryDelaysMs),
     relay: relay(options, hostedDomains),
     testControl: resolvedTestControl,
     exposedOnNetwork: exposedOnNetwork(host, options, devKeys, resolvedTestControl),

@@ -13,6 +13,7 @@ import { drainThenShutDown } from "./server/drain.ts";
 import { listenServices } from "./server/listen-services.ts";
 import { startLiveEvents } from "./server/live-events.ts";
 import { startReceivingMail } from "./server/receiving-mail.ts";
+import { createMetrics, listenForScrapes } from "./server/server-metrics.ts";
 import type { ServerParts } from "./server/server-parts.ts";
 import { firstParts, shutDown } from "./server/server-parts.ts";
 import { createServiceApps } from "./server/service-apps.ts";
@@ -36,6 +37,8 @@ export interface Server<Key extends string | null = string> {
   forum: ServiceEndpoint<Key>;
   /** Where the server receives mail over SMTP, or null when SMTP is off. */
   smtp: { host: string; port: number; url: string } | null;
+  /** Where Prometheus scrapes the server's metrics (`.../metrics`), or null when metrics are off. */
+  metrics: { url: string } | null;
   /**
    * Test control (`/_test`), as `createTestControl` of `@pigeonhole/test-control` takes it: the address it answers on
    * (the inbox port's; the forum port's answers too) and its key. Null when it is off.
@@ -69,6 +72,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     await settleDevelopmentKeys(apiKeys, config);
     warnOfNetworkExposure(context);
     warnOfLoweredGuards(context);
+    const metrics = createMetrics(parts);
     const workers = createWorkers(parts, {
       outbox: testControl?.webhookOutbox(storage.outbox) ?? storage.outbox,
       deliver: testControl?.webhookDeliver(postDeliveryAttempt, config.webhookClaimMs) ?? postDeliveryAttempt,
@@ -84,6 +88,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
         forumFaults: testControl?.requestFaults("forum"),
       },
       parts.readiness,
+      metrics?.requests,
     );
     // Moving the clock forward makes retries due now: the workers look at once rather than at their next timer.
     testControl?.onClockForward(() => {
@@ -95,10 +100,11 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     const served = testControl?.servedBeside(apps, { storage, apiKeys }) ?? apps;
     const endpoints = await listenServices(parts, served, handleUpgrades(apps.inbox, eventStream));
     if (config.smtp) {
-      parts.smtpListener = await startReceivingMail(context, config.smtp);
+      parts.smtpListener = await startReceivingMail(context, config.smtp, metrics?.instruments.smtp);
     }
     await workers.delivery.start();
     await workers.mail?.start();
+    await listenForScrapes(parts);
     const server = runningServer(parts, endpoints, apiKeys);
     logStarted(context, server);
     return server;
@@ -126,12 +132,13 @@ function runningServer(
   apiKeys: ApiKeys,
 ): Server<string | null> {
   const { config, instanceId } = parts.context;
-  const { smtpListener } = parts;
+  const { smtpListener, metricsListener } = parts;
   let closing: Promise<void> | undefined;
   return {
     inbox: { url: endpoints.inbox.url, apiKey: config.devKeys?.inbox ?? null },
     forum: { url: endpoints.forum.url, apiKey: config.devKeys?.forum ?? null },
     smtp: smtpListener ? { host: smtpListener.host, port: smtpListener.port, url: smtpListener.url } : null,
+    metrics: metricsListener ? { url: metricsListener.url } : null,
     testControl: config.testControl ? { baseUrl: endpoints.inbox.url, key: config.testControl.key } : null,
     createApiKey: (service, keyOptions) => registerKey(apiKeys, service, { name: keyOptions?.name }),
     close() {
@@ -148,6 +155,7 @@ function logStarted({ config, storage, instanceId }: StartContext, server: Serve
     inbox_url: server.inbox.url,
     forum_url: server.forum.url,
     smtp_url: server.smtp?.url ?? null,
+    metrics_url: server.metrics?.url ?? null,
     smtp_relay: config.relay ? describeRelay(config.relay.url) : null,
     database: storage.description,
     instance_id: instanceId,

@@ -7,6 +7,7 @@ import type { Readiness } from "../http/readiness.ts";
 import { createServiceApp } from "../http/service-app.ts";
 import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
+import type { RequestMeter } from "../metrics/instruments.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
@@ -32,6 +33,8 @@ export interface ForumAppOptions {
   requestFaults?: MiddlewareHandler;
   /** Answers `GET /ready` (see `ServiceAppOptions.readiness`). */
   readiness?: Readiness;
+  /** Counts the answers (see `ServiceAppOptions.requestMeter`). */
+  requestMeter?: RequestMeter;
   clock: Clock;
 }
 
@@ -73,5 +76,6 @@ export function createForumApp(options: ForumAppOptions) {
     callerLogFields: (caller) => ({ agent_id: caller.agentId }),
     requestFaults: options.requestFaults,
     readiness: options.readiness,
+    requestMeter: options.requestMeter,
   });
 }

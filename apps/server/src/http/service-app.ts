@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { LogFields, ServerLogger } from "../logger.ts";
+import type { RequestMeter } from "../metrics/instruments.ts";
 import type { SpecOperation } from "../spec/request-validator.ts";
 import { admitCaller } from "./admission.ts";
 import { completeAnswerHeaders } from "./answer.ts";
@@ -21,6 +22,7 @@ import type { Readiness } from "./readiness.ts";
 import { readinessRoute } from "./readiness.ts";
 import type { RequestLog } from "./request-id.ts";
 import { assignRequestId, logAnswered } from "./request-id.ts";
+import { RouteLabels } from "./route-labels.ts";
 import type { ServiceEnv } from "./service-env.ts";
 
 export interface ServiceAppOptions<Caller, Code extends string> {
@@ -60,6 +62,8 @@ export interface ServiceAppOptions<Caller, Code extends string> {
    * connection, so that clients and balancers holding one open reconnect elsewhere.
    */
   readiness?: Readiness;
+  /** Counts each answer by operation and status, with its duration; nothing is counted (or looked up) without it. */
+  requestMeter?: RequestMeter;
 }
 
 const BODYLESS_METHODS = new Set(["GET", "DELETE"]);
@@ -74,7 +78,7 @@ const toHonoPath = (specPath: string) => specPath.replace(/\{([^}]+)\}/g, ":$1")
 function receiveRequest<Caller>(
   log: RequestLog<Caller>,
   trustedProxies: readonly string[],
-  readiness: Readiness | undefined,
+  counting: { meter: RequestMeter; labels: RouteLabels } | undefined,
 ) {
   const trusted = new Set(trustedProxies);
   return createMiddleware<ServiceEnv<Caller>>(async (c, next) => {
@@ -84,11 +88,8 @@ function receiveRequest<Caller>(
     allowAnyOrigin(c);
     await next();
     completeAnswerHeaders(c);
-    // Stopping: the connection closes after this answer, so that whoever holds it open reconnects elsewhere.
-    if (readiness?.draining) {
-      c.res.headers.set("connection", "close");
-    }
     logAnswered(c, log, started);
+    counting?.meter.answered(log.service, counting.labels.of(c), c.res.status, (performance.now() - started) / 1000);
   });
 }
 
@@ -102,16 +103,22 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
 ): Hono<ServiceEnv<Caller>> {
   const app = new Hono<ServiceEnv<Caller>>();
   const log = { service: options.service, logger: options.logger, callerFields: options.callerLogFields };
-  app.use(receiveRequest(log, options.trustedProxies ?? [], options.readiness));
+  // Every route is named for the request counts; a route's name is its operationId or a fixed one, never a path sent.
+  const labels = new RouteLabels();
+  const counting = options.requestMeter ? { meter: options.requestMeter, labels } : undefined;
+  app.use(receiveRequest(log, options.trustedProxies ?? [], counting));
   // Preflights are answered here, before authentication (and before test control's faults).
-  app.options("*", answerPreflight());
+  app.options("*", labels.name(answerPreflight(), "preflight"));
   if (options.requestFaults) {
     app.use(options.requestFaults);
   }
   // Liveness: the process answers. Readiness (`/ready`): it should be sent requests (see readiness.ts).
-  app.get("/health", (c) => c.json({ status: "ok" }));
+  app.get(
+    "/health",
+    labels.name((c: Context) => c.json({ status: "ok" }), "health"),
+  );
   if (options.readiness) {
-    app.get("/ready", readinessRoute(options.readiness));
+    app.get("/ready", labels.name(readinessRoute(options.readiness), "ready"));
   }
 
   const methodsByPath = new Map<string, string[]>();
@@ -136,7 +143,7 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
     });
     // Handlers of one route run in the order they are added, each passing on with `next()`.
     for (const each of [...before, serve]) {
-      app.on(method, toHonoPath(operation.path), each);
+      app.on(method, toHonoPath(operation.path), labels.name(each, operation.operationId));
     }
   };
   // Operations anyone may call come before anything looks at the key: a key sent along is ignored. Every other
@@ -159,11 +166,12 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
     route(operation, options.handlers[operation.operationId], (c) => c.get("caller"));
   }
   for (const [path, handler] of Object.entries(options.extraRoutes ?? {})) {
-    app.get(path, handler);
+    // Named by their path, which the code gives (a few, fixed).
+    app.get(path, labels.name(handler, path));
     methodsByPath.set(path, ["GET"]);
   }
   for (const [path, methods] of methodsByPath) {
-    app.all(toHonoPath(path), methodNotAllowed(methods));
+    app.all(toHonoPath(path), labels.name(methodNotAllowed(methods), "method_not_allowed"));
   }
 
   app.notFound(notFound(options.formatProblem));

@@ -9,6 +9,7 @@ import type { ApiKeys, InboxCaller } from "../keys/api-keys.ts";
 import type { ServerLogger } from "../logger.ts";
 import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import type { DkimKey } from "../mail/outbound/relay-transport.ts";
+import type { RequestMeter } from "../metrics/instruments.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
@@ -54,6 +55,8 @@ export interface InboxAppOptions {
   requestFaults?: MiddlewareHandler;
   /** Answers `GET /ready` (see `ServiceAppOptions.readiness`). */
   readiness?: Readiness;
+  /** Counts the answers (see `ServiceAppOptions.requestMeter`). */
+  requestMeter?: RequestMeter;
   clock: Clock;
 }
 
@@ -101,5 +104,6 @@ export function createInboxApp(options: InboxAppOptions) {
     callerLogFields: (caller) => ({ pod_id: caller.podId }),
     requestFaults: options.requestFaults,
     readiness: options.readiness,
+    requestMeter: options.requestMeter,
   });
 }

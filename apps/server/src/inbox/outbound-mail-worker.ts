@@ -5,6 +5,8 @@ import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import type { RelayOutcome, RelayTransport } from "../mail/outbound/relay-transport.ts";
 import type { SimulatedOutcome } from "../mail/outbound/simulated-outcome.ts";
 import { simulatedReply } from "../mail/outbound/simulated-outcome.ts";
+import type { Instruments, OutboundMailOutcome } from "../metrics/instruments.ts";
+import { NO_INSTRUMENTS } from "../metrics/instruments.ts";
 import { DEFAULT_CLAIM_LEASE_MS } from "../options/defaults.ts";
 import type { ClaimedMail, MailAttemptState, MailQueue } from "../storage/inbox/mail-queue.ts";
 import type { SendStore } from "../storage/inbox/send-store.ts";
@@ -50,11 +52,15 @@ export interface OutboundMailWorkerOptions {
   concurrency: number;
   /** How often the queue is checked when nothing wakes the worker (other instances queue too). Default 500 ms. */
   pollIntervalMs?: number;
+  /** Counts the recipients claimed and how each attempt ended. Default: nothing is counted. */
+  instruments?: Instruments;
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 type OutcomeEvent = { event_type: string; event_id: string };
+
+/** How an attempt ended, as metrics count it: an attempt leaves its recipient delivered, bounced, or delayed. */
+const outcomeOf = (state: MailAttemptState): OutboundMailOutcome =>
+  state.status === "delivered" || state.status === "bounced" ? state.status : "delayed";
 
 /**
  * Relays the mail of outside recipients through the configured relay, from the queue the sends write in their
@@ -72,22 +78,18 @@ export class OutboundMailWorker {
       throw new Error("The outbound mail worker needs a relay or a simulator.");
     }
     this.#options = options;
-    const { logger } = options;
     this.#loop = new ClaimLoop({
       ...options,
+      queueName: "outbound_mail",
+      describeClaim: (mail) => ({ message_id: mail.messageId, recipient: mail.address }),
+      meter: this.#instruments.workQueue,
       leaseMs: options.leaseMs ?? DEFAULT_CLAIM_LEASE_MS,
       attempt: (mail) => this.#attempt(mail),
-      onAttemptError: (mail, error) =>
-        logger.error("outbound mail outcome could not be recorded", {
-          message_id: mail.messageId,
-          error: describeError(error),
-        }),
-      onQueueError: (error) => logger.error("outbound mail queue could not be read", { error: describeError(error) }),
-      onReleaseError: (error) =>
-        logger.warn("outbound mail claims could not be handed back", { error: describeError(error) }),
-      onRenewError: (error) =>
-        logger.warn("outbound mail claims could not be renewed", { error: describeError(error) }),
     });
+  }
+
+  get #instruments(): Instruments {
+    return this.#options.instruments ?? NO_INSTRUMENTS;
   }
 
   start(): Promise<void> {
@@ -160,6 +162,9 @@ export class OutboundMailWorker {
     };
     if (recorded && state.nextAttemptAtMs === null) {
       this.#options.simulator?.settle(mail.messageId, mail.address);
+    }
+    if (recorded) {
+      this.#instruments.outboundMail.attempted(outcomeOf(state));
     }
     if (!recorded) {
       logger.warn("outbound mail claim ran out before its outcome was recorded", fields);

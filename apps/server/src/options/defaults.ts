@@ -16,6 +16,11 @@ export const DEFAULT_DOMAINS: readonly string[] = [DEFAULT_DOMAIN];
 /** The CLI's SMTP port (`startServer` receives mail only when given `smtpPort`). */
 export const DEFAULT_SMTP_PORT = 2525;
 export const DEFAULT_SMTP_MAX_SIZE = 10 * 1024 * 1024;
+/**
+ * The interface the metrics listener binds unless told otherwise: loopback whatever `--host` is, since metrics take no
+ * key. Metrics are off unless a port is given.
+ */
+export const DEFAULT_METRICS_HOST = "127.0.0.1";
 export const DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS = 10;
 export const DEFAULT_SMTP_MAX_CONNECTIONS = 100;
 export const DEFAULT_WEBSOCKET_CONNECTIONS_PER_KEY = 20;

@@ -35,6 +35,8 @@ const EXAMPLES: { [Name in OptionName]?: { text: string; value: NonNullable<Comm
   host: { text: "127.0.0.2", value: "127.0.0.2" },
   inboxPort: { text: "4011", value: 4011 },
   forumPort: { text: "4021", value: 4021 },
+  metricsPort: { text: "9464", value: 9464 },
+  metricsHost: { text: "127.0.0.4", value: "127.0.0.4" },
   domains: { text: "a.example.com, b.example.com", value: ["a.example.com", "b.example.com"] },
   smtpPort: { text: "2526", value: 2526 },
   smtpHost: { text: "127.0.0.3", value: "127.0.0.3" },

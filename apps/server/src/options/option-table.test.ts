@@ -48,6 +48,7 @@ const IN_USE: Record<WithDefaultValue, (resolved: ResolvedOptions) => unknown> =
   forumPort: (resolved) => resolved.forumPort,
   domains: (resolved) => resolved.domains,
   smtpPort: (resolved) => resolved.smtp?.port,
+  metricsHost: (resolved) => resolved.metrics?.host,
   smtpMaxSize: (resolved) => resolved.smtp?.maxSize,
   smtpConnectionsPerAddress: (resolved) => resolved.smtp?.connectionsPerAddress,
   smtpMaxConnections: (resolved) => resolved.smtp?.maxConnections,
@@ -78,9 +79,12 @@ describe("the option table", () => {
   });
 
   it("documents the defaults the server uses when the command line leaves an option out", () => {
-    // What `pigeonhole-server` with no option starts with (a relay added, so that its defaults show).
+    // What `pigeonhole-server` with no option starts with (a relay and metrics added, so that their defaults show).
     const { database: _, ...cli } = startOptions({}, {});
-    const resolved = resolveOptions({ ...cli, smtpRelay: "smtp://relay.example.com", logger: false }, {});
+    const resolved = resolveOptions(
+      { ...cli, smtpRelay: "smtp://relay.example.com", metricsPort: 0, logger: false },
+      {},
+    );
     for (const [name, inUse] of Object.entries(IN_USE)) {
       const documented = OPTIONS[name as WithDefaultValue].default;
       expect({ name, value: inUse(resolved) }).toEqual({ name, value: documented.value });

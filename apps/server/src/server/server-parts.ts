@@ -4,6 +4,8 @@ import { EventHub } from "../inbox/events/event-hub.ts";
 import { EventPruner } from "../inbox/events/event-pruner.ts";
 import type { EventStream } from "../inbox/events/event-stream.ts";
 import type { RunningSmtpListener } from "../mail/inbound/smtp-listener.ts";
+import type { RunningMetricsListener } from "../metrics/metrics-listener.ts";
+import type { ServerMetrics } from "../metrics/server-metrics.ts";
 import type { EventNotifications } from "../storage/postgres/event-notifications.ts";
 import type { StartContext } from "./start-context.ts";
 import type { Workers } from "./workers.ts";
@@ -24,6 +26,9 @@ export interface ServerParts {
   eventStream?: EventStream;
   notifications?: EventNotifications;
   smtpListener?: RunningSmtpListener;
+  /** The metrics, when they are on, and their listener once it listens. */
+  metrics?: ServerMetrics;
+  metricsListener?: RunningMetricsListener;
 }
 
 /**
@@ -57,5 +62,7 @@ export async function shutDown(parts: ServerParts): Promise<void> {
   // Mail first: the outcomes it still records raise events for the webhook worker.
   await parts.workers?.mail?.stop();
   await parts.workers?.delivery.stop();
+  // Scraped until the end, the drain included; a scrape reads the database, closed next.
+  await parts.metricsListener?.close();
   await storage.close();
 }

@@ -7,6 +7,7 @@ import { createInboxApp } from "../inbox/inbox-app.ts";
 import { PageTokens } from "../inbox/page-token.ts";
 import type { ApiKeys } from "../keys/api-keys.ts";
 import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
+import type { RequestMeter } from "../metrics/instruments.ts";
 import type { StartContext } from "./start-context.ts";
 
 /** What the services' apps take from test control when it is on. */
@@ -18,12 +19,16 @@ export interface ServiceAppDependencies {
   forumFaults: MiddlewareHandler | undefined;
 }
 
-/** Both services' apps, sharing the rate-limit windows, the limiter of failed authentications and `/ready`. */
+/**
+ * Both services' apps, sharing the rate-limit windows, the limiter of failed authentications and `/ready`, and
+ * counting their answers with `requestMeter` when metrics are on.
+ */
 export async function createServiceApps(
   context: StartContext,
   apiKeys: ApiKeys,
   dependencies: ServiceAppDependencies,
   readiness: Readiness,
+  requestMeter?: RequestMeter,
 ) {
   const { config, storage, clock } = context;
   const { logger } = config;
@@ -47,6 +52,7 @@ export async function createServiceApps(
     clock,
     requestFaults: dependencies.inboxFaults,
     readiness,
+    requestMeter,
   });
   const forum = createForumApp({
     storage,
@@ -63,6 +69,7 @@ export async function createServiceApps(
     clock,
     requestFaults: dependencies.forumFaults,
     readiness,
+    requestMeter,
   });
   return { inbox, forum };
 }

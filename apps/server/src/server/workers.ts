@@ -3,6 +3,7 @@ import type { DeliverAttempt } from "../inbox/webhooks/attempt-delivery.ts";
 import { WebhookDeliveryWorker } from "../inbox/webhooks/delivery-worker.ts";
 import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import { createRelayTransport } from "../mail/outbound/relay-transport.ts";
+import type { Instruments } from "../metrics/instruments.ts";
 import { DEFAULT_SMTP_RELAY_CLAIM_MS } from "../options/defaults.ts";
 import type { DeliveryOutbox } from "../storage/inbox/delivery-outbox.ts";
 import type { ServerParts } from "./server-parts.ts";
@@ -28,9 +29,11 @@ export interface WorkerDependencies {
 /** Makes the workers, recorded in `parts` to be stopped; they start once the services listen. */
 export function createWorkers(parts: ServerParts, dependencies: WorkerDependencies): Workers {
   const { context } = parts;
+  // Counted when metrics are on.
+  const instruments = parts.metrics?.instruments;
   const workers = {
-    delivery: createDeliveryWorker(context, dependencies),
-    mail: createMailWorker(context, dependencies.simulator),
+    delivery: createDeliveryWorker(context, dependencies, instruments),
+    mail: createMailWorker(context, dependencies.simulator, instruments),
   };
   parts.workers = workers;
   return workers;
@@ -39,6 +42,7 @@ export function createWorkers(parts: ServerParts, dependencies: WorkerDependenci
 function createDeliveryWorker(
   { config, storage, clock, instanceId }: StartContext,
   { outbox, deliver }: WorkerDependencies,
+  instruments: Instruments | undefined,
 ): WebhookDeliveryWorker {
   return new WebhookDeliveryWorker({
     outbox,
@@ -52,12 +56,14 @@ function createDeliveryWorker(
     retryDelaysMs: config.webhookRetryDelaysMs,
     allowPrivateDestinations: config.allowPrivateWebhooks,
     deliver,
+    instruments,
   });
 }
 
 function createMailWorker(
   { config, storage, clock, instanceId }: StartContext,
   simulator: OutcomeSimulator | undefined,
+  instruments: Instruments | undefined,
 ): OutboundMailWorker | undefined {
   const { relay } = config;
   if (!relay && !simulator) {
@@ -86,5 +92,6 @@ function createMailWorker(
     claimMs: relay?.claimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS,
     leaseMs: config.claimLeaseMs,
     concurrency: 10,
+    instruments,
   });
 }

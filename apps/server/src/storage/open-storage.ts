@@ -20,7 +20,8 @@ import type { KeyStore } from "./keys/key-store.ts";
 import { SqlKeyStore } from "./keys/key-store.ts";
 import type { EventNotifications } from "./postgres/event-notifications.ts";
 import { listenForEvents } from "./postgres/event-notifications.ts";
-import { connectPostgres, openPostgres, redactPassword } from "./postgres/open-postgres.ts";
+import type { PoolUse } from "./postgres/open-postgres.ts";
+import { connectPostgres, openPostgres, poolUseOf, redactPassword } from "./postgres/open-postgres.ts";
 import { postgresDialect } from "./postgres/postgres-dialect.ts";
 import type { WindowCounter } from "./rate-limit-windows.ts";
 import { DatabaseWindowCounter, MemoryWindowCounter } from "./rate-limit-windows.ts";
@@ -67,6 +68,8 @@ export interface Storage {
    * others (events, webhook deliveries, mail for the relay). Nobody hears until then.
    */
   announceCommitsTo(announcer: CommitAnnouncer): void;
+  /** How the connection pool of requests is used now: on PostgreSQL; SQLite has no pool (one connection, in process). */
+  poolUse?(): PoolUse;
   /** Counts rate-limit windows: in the database on PostgreSQL, so limits hold over all instances together. */
   readonly rateWindows: WindowCounter;
   /** A random secret shared by every instance, made on first use (see secrets.ts). */
@@ -134,6 +137,7 @@ export async function openStorage(location: string, options: StorageOptions = {}
     });
     return {
       ...storage,
+      poolUse: () => poolUseOf(db) ?? { total: 0, idle: 0, waiting: 0 },
       listenForEvents: (onPod, onReconnect, onError) => listenForEvents(location, onPod, onReconnect, onError),
       readiness: () => checkReadinessOn(readinessProbe),
       close: () => Promise.all([storage.close(), counters.destroy(), readinessProbe.destroy()]).then(() => undefined),

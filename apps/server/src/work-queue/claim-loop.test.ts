@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { recordingLogger } from "../../test/support/recording-logger.ts";
 import { openTestDatabase } from "../../test/support/test-database.ts";
 import { systemClock } from "../clock.ts";
 import type { ServerDatabase } from "../storage/database.ts";
@@ -104,6 +105,7 @@ const renewingWith = (outbox: DeliveryOutbox, renewClaims: DeliveryOutbox["renew
   releaseClaims: (claimant) => outbox.releaseClaims(claimant),
   releaseAllClaims: (nowMs) => outbox.releaseAllClaims(nowMs),
   nextDueAt: (nowMs) => outbox.nextDueAt(nowMs),
+  depth: (dueMs) => outbox.depth(dueMs),
   recordAttempt: (seq, claimant, state) => outbox.recordAttempt(seq, claimant, state),
 });
 
@@ -111,16 +113,23 @@ interface LoopOptions {
   /** Each attempt waits for it before recording its delivery. */
   hold?: Promise<void>;
   onAttempt?: (seq: number) => void;
-  onRenewError?: () => void;
   concurrency?: number;
 }
 
-/** A loop named `instanceId` whose attempts record delivery, noting each seq and any error of the loop. */
+/**
+ * A loop named `instanceId` whose attempts record delivery, noting each seq, the lines it logs (`errors`: those but
+ * for failed renewals) and the rows it counts as claimed.
+ */
 function startLoop(instanceId: string, queue: DeliveryOutbox, options: LoopOptions = {}) {
   const attempted: number[] = [];
-  const errors: unknown[] = [];
+  const { logger, lines } = recordingLogger();
+  const counted: { queue: string; rows: number }[] = [];
   const loop = new ClaimLoop<ClaimedDelivery>({
     queue,
+    queueName: "webhook_deliveries",
+    logger,
+    describeClaim: (delivery) => ({ event_id: delivery.eventId }),
+    meter: { claimed: (name, rows) => counted.push({ queue: name, rows }) },
     instanceId,
     soleInstance: false,
     clock: systemClock,
@@ -134,13 +143,18 @@ function startLoop(instanceId: string, queue: DeliveryOutbox, options: LoopOptio
       await options.hold;
       await queue.recordAttempt(delivery.seq, instanceId, delivered());
     },
-    onAttemptError: (_, error) => errors.push(error),
-    onQueueError: (error) => errors.push(error),
-    onReleaseError: (error) => errors.push(error),
-    onRenewError: () => options.onRenewError?.(),
   });
   loops.push(loop);
-  return { loop, attempted, errors };
+  const renewalsFailed = () => lines.filter((line) => line.msg === "work queue claims could not be renewed");
+  return {
+    loop,
+    attempted,
+    counted,
+    renewalsFailed,
+    get errors() {
+      return lines.filter((line) => line.msg !== "work queue claims could not be renewed");
+    },
+  };
 }
 
 const claims = () =>
@@ -185,6 +199,10 @@ describe("claims on a lease", () => {
     release.resolve();
     await owner.loop.idle();
     expect((await claims()).map((row) => [row.status, row.claimed_by])).toEqual(Array(4).fill(["delivered", null]));
+    // The rows claimed are counted under the queue's name, once each.
+    expect(owner.counted.every((count) => count.queue === "webhook_deliveries")).toBe(true);
+    expect(owner.counted.reduce((sum, count) => sum + count.rows, 0)).toBe(4);
+    expect(other.counted).toEqual([]);
     expect(other.attempted).toEqual([]);
     const logged = await db.selectFrom("webhook_delivery_attempts").select("delivery_seq").execute();
     expect(logged).toHaveLength(4);
@@ -196,7 +214,6 @@ describe("claims on a lease", () => {
     const outbox = new SqlDeliveryOutbox(db, dialect);
     // The owner's database connection is down whenever it renews.
     const unrenewable = renewingWith(outbox, () => Promise.reject(new Error("connection refused")));
-    let renewalsFailed = 0;
     const release = hold();
     const begun = signal<number>();
     // One attempt at a time, so the owner does not claim the row again itself once its lease runs out.
@@ -204,9 +221,6 @@ describe("claims on a lease", () => {
       concurrency: 1,
       hold: release.promise,
       onAttempt: begun.resolve,
-      onRenewError: () => {
-        renewalsFailed++;
-      },
     });
     await owner.loop.start();
     const seq = await begun.promise;
@@ -216,7 +230,13 @@ describe("claims on a lease", () => {
 
     expect(await taken.promise).toBe(seq);
     await other.loop.idle();
-    expect(renewalsFailed).toBeGreaterThan(0);
+    // Each failed renewal is logged with its queue's name.
+    expect(owner.renewalsFailed().length).toBeGreaterThan(0);
+    expect(owner.renewalsFailed()[0]).toMatchObject({
+      level: "warn",
+      queue: "webhook_deliveries",
+      error: "connection refused",
+    });
     release.resolve();
     await owner.loop.idle();
     expect(await claims()).toEqual([{ seq, status: "delivered", claimed_by: null, claimed_until_ms: null }]);
@@ -224,5 +244,39 @@ describe("claims on a lease", () => {
     const logged = await db.selectFrom("webhook_delivery_attempts").select("delivery_seq").execute();
     expect(logged).toEqual([{ delivery_seq: seq }]);
     expect([...owner.errors, ...other.errors]).toEqual([]);
+  });
+});
+
+describe("a loop's failures", () => {
+  it("are logged by the loop, naming its queue and the row: a queue it cannot read, an outcome it cannot record", async () => {
+    await dueDeliveries(1);
+    const outbox = new SqlDeliveryOutbox(db, dialect);
+    let reads = 0;
+    // The first read of the queue fails (the database is unreachable); the next ones work.
+    const flaky: DeliveryOutbox = {
+      ...renewingWith(outbox, (claimant, seqs, untilMs) => outbox.renewClaims(claimant, seqs, untilMs)),
+      claimDue: (claim) => (++reads === 1 ? Promise.reject(new Error("connection refused")) : outbox.claimDue(claim)),
+      // Its outcome cannot be recorded either: the attempt fails after the delivery was made.
+      recordAttempt: () => Promise.reject(new Error("connection reset")),
+    };
+    const loop = startLoop("owner", flaky);
+    await loop.loop.start();
+    await until(async () => loop.errors.length >= 2, "both failures logged");
+    const [queueFailed, attemptFailed] = loop.errors;
+    expect(queueFailed).toMatchObject({
+      level: "error",
+      msg: "work queue could not be read",
+      queue: "webhook_deliveries",
+      error: "connection refused",
+    });
+    expect(attemptFailed).toMatchObject({
+      level: "error",
+      msg: "work queue outcome could not be recorded",
+      queue: "webhook_deliveries",
+      error: "connection reset",
+    });
+    // The row is named, so that its log lines can be followed.
+    expect(attemptFailed?.event_id).toEqual(expect.any(String));
+    expect(loop.counted[0]).toEqual({ queue: "webhook_deliveries", rows: 1 });
   });
 });

@@ -1,10 +1,21 @@
 import type { Clock } from "../clock.ts";
+import type { LogFields, ServerLogger } from "../logger.ts";
+import type { WorkQueueMeter } from "../metrics/instruments.ts";
 import type { ClaimQueue } from "../storage/claimed-rows.ts";
+import { ClaimLoopLog } from "./claim-loop-log.ts";
 import { ClaimRenewals } from "./claim-renewals.ts";
 
 /** The queue a loop works off, how it claims, and what the worker it runs for does with a claimed row. */
 export interface ClaimLoopOptions<Claim extends { seq: number }> {
   queue: ClaimQueue<Claim>;
+  /** The queue's name in log lines and metrics (`queue`), such as `webhook_deliveries`. */
+  queueName: string;
+  /** Told when the queue cannot be read or a claim cannot be recorded, renewed or handed back. */
+  logger: ServerLogger;
+  /** What a log line about one claimed row names of it (an event or message id). */
+  describeClaim(claim: Claim): LogFields;
+  /** Counts the rows claimed. Default: nothing is counted. */
+  meter?: WorkQueueMeter;
   /** This instance's name on the rows it claims. */
   instanceId: string;
   /** Whether this is the only instance on the database: on start it takes over every claim. */
@@ -38,18 +49,9 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
   pollIntervalMs?: number;
   /** Works one claimed row and records its outcome, which ends the claim. */
   attempt(claim: Claim): Promise<void>;
-  /** The outcome could not be recorded (the database is unreachable): the claim runs out and the row is tried again. */
-  onAttemptError(claim: Claim, error: unknown): void;
-  /** The queue could not be read: the loop looks again at the next poll. */
-  onQueueError(error: unknown): void;
-  /** The claims could not be handed back on stop: they run out by themselves. */
-  onReleaseError(error: unknown): void;
-  /**
-   * The claims in flight could not be renewed (the database is unreachable): the loop tries again a third of a lease
-   * later; a claim that runs out meanwhile may be taken by another instance, whose attempt then counts, not this one's.
-   */
-  onRenewError(error: unknown): void;
 }
+
+const NO_METER: WorkQueueMeter = { claimed: () => {} };
 
 /**
  * Works off a queue shared by the instances on a database: claims the rows that are due, up to the concurrency (and,
@@ -59,6 +61,7 @@ export interface ClaimLoopOptions<Claim extends { seq: number }> {
  */
 export class ClaimLoop<Claim extends { seq: number }> {
   readonly #options: Required<Omit<ClaimLoopOptions<Claim>, "share">> & Pick<ClaimLoopOptions<Claim>, "share">;
+  readonly #log: ClaimLoopLog<Claim>;
   readonly #inFlight = new Map<number, Promise<void>>();
   /** When (by the claim clock) each row in flight was claimed: its claim is renewed until `claimMs` after that. */
   readonly #claimedAt = new Map<number, number>();
@@ -72,7 +75,8 @@ export class ClaimLoop<Claim extends { seq: number }> {
 
   constructor(options: ClaimLoopOptions<Claim>) {
     const leaseMs = Math.min(options.leaseMs ?? options.claimMs, options.claimMs);
-    this.#options = { pollIntervalMs: 500, claimClock: options.clock, ...options, leaseMs };
+    this.#options = { pollIntervalMs: 500, claimClock: options.clock, meter: NO_METER, ...options, leaseMs };
+    this.#log = new ClaimLoopLog(options.logger, options.queueName, options.describeClaim);
     this.#renewals = new ClaimRenewals(Math.max(1, Math.floor(leaseMs / 3)), () => this.#renewHeld());
   }
 
@@ -122,7 +126,8 @@ export class ClaimLoop<Claim extends { seq: number }> {
     try {
       await this.#options.queue.releaseClaims(this.#options.instanceId);
     } catch (error) {
-      this.#options.onReleaseError(error);
+      // They run out by themselves.
+      this.#log.releaseFailed(error);
     }
   }
 
@@ -165,6 +170,9 @@ export class ClaimLoop<Claim extends { seq: number }> {
         limit: free,
         ...(share ? { share: { perGroup: share.perGroup, inFlight: new Map(this.#inFlightByGroup) } } : {}),
       });
+      if (claims.length > 0) {
+        this.#options.meter.claimed(this.#options.queueName, claims.length);
+      }
       for (const claim of claims) {
         this.#track(claim, claimNow);
       }
@@ -174,7 +182,8 @@ export class ClaimLoop<Claim extends { seq: number }> {
       const leftDue = claims.length < free && nextDueAt !== null && nextDueAt <= dueMs;
       return leftDue ? null : nextDueAt;
     } catch (error) {
-      this.#options.onQueueError(error);
+      // Looked at again at the next poll.
+      this.#log.queueFailed(error);
       return null;
     }
   }
@@ -193,7 +202,9 @@ export class ClaimLoop<Claim extends { seq: number }> {
     try {
       await queue.renewClaims(instanceId, seqs, untilMs);
     } catch (error) {
-      this.#options.onRenewError(error);
+      // Tried again a third of a lease later; a claim that runs out meanwhile may be taken by another instance, whose
+      // attempt then counts, not this one's.
+      this.#log.renewFailed(error);
     }
   }
 
@@ -211,7 +222,8 @@ export class ClaimLoop<Claim extends { seq: number }> {
     }
     const attempt = this.#options
       .attempt(claim)
-      .catch((error: unknown) => this.#options.onAttemptError(claim, error))
+      // The outcome could not be recorded (the database is unreachable): the claim runs out and the row is tried again.
+      .catch((error: unknown) => this.#log.attemptFailed(claim, error))
       .finally(() => {
         this.#inFlight.delete(claim.seq);
         this.#claimedAt.delete(claim.seq);

@@ -124,6 +124,11 @@ export class EventStream {
     });
   }
 
+  /** The connections open now (for metrics). */
+  get openConnections(): number {
+    return this.#open.size;
+  }
+
   /** Closes every connection with 1001, giving clients a moment to answer before their connections are cut. */
   async close(): Promise<void> {
     this.#closing = true;

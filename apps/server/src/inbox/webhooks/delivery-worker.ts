@@ -1,6 +1,8 @@
 import type { Clock } from "../../clock.ts";
 import { isoTimestamp } from "../../clock.ts";
 import type { ServerLogger } from "../../logger.ts";
+import type { Instruments } from "../../metrics/instruments.ts";
+import { NO_INSTRUMENTS } from "../../metrics/instruments.ts";
 import { DEFAULT_CLAIM_LEASE_MS, DEFAULT_WEBHOOK_CLAIM_MS } from "../../options/defaults.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../../storage/inbox/delivery-outbox.ts";
 import { deliveryGroup } from "../../storage/inbox/delivery-outbox.ts";
@@ -52,15 +54,9 @@ export interface DeliveryWorkerOptions {
   leaseMs?: number;
   /** Makes one attempt and tells its outcome. Default: a signed POST to the webhook's URL. */
   deliver?: DeliverAttempt;
+  /** Counts the deliveries claimed and how each attempt ended. Default: nothing is counted. */
+  instruments?: Instruments;
 }
-
-const describeError = (error: unknown): string => {
-  if (error instanceof Error) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-    return `${error.message}${cause}`;
-  }
-  return String(error);
-};
 
 /**
  * Delivers webhook events from the outbox table: at least once, in the background, retried with the configured
@@ -93,26 +89,19 @@ export class WebhookDeliveryWorker {
       claimClock: options.clock,
       leaseMs: DEFAULT_CLAIM_LEASE_MS,
       ...options,
+      instruments: options.instruments ?? NO_INSTRUMENTS,
       claimMs,
       attemptTimeoutMs,
     };
-    const { logger } = this.#options;
     this.#loop = new ClaimLoop({
       ...this.#options,
       queue: this.#options.outbox,
+      queueName: "webhook_deliveries",
+      // A delivery whose outcome could not be recorded is attempted again, which at-least-once allows.
+      describeClaim: (delivery) => ({ event_id: delivery.eventId }),
+      meter: this.#options.instruments.workQueue,
       share: { perGroup: this.#options.concurrencyPerPod, groupOf: deliveryGroup },
       attempt: (delivery) => this.#attempt(delivery),
-      onAttemptError: (delivery, error) =>
-        // The delivery is attempted again once its claim runs out, which at-least-once allows.
-        logger.error("webhook delivery outcome could not be recorded", {
-          event_id: delivery.eventId,
-          error: describeError(error),
-        }),
-      onQueueError: (error) => logger.error("webhook outbox could not be read", { error: describeError(error) }),
-      onReleaseError: (error) =>
-        logger.warn("webhook delivery claims could not be handed back", { error: describeError(error) }),
-      onRenewError: (error) =>
-        logger.warn("webhook delivery claims could not be renewed", { error: describeError(error) }),
     });
   }
 
@@ -149,6 +138,7 @@ export class WebhookDeliveryWorker {
 
   async #attempt(delivery: ClaimedDelivery): Promise<void> {
     const { clock, logger, retryDelaysMs } = this.#options;
+    const meter = this.#options.instruments.webhookDeliveries;
     const fields = { event_id: delivery.eventId, webhook_id: delivery.webhookId, attempt: delivery.attempts + 1 };
     const { webhook } = delivery;
     if (!webhook?.enabled) {
@@ -163,6 +153,7 @@ export class WebhookDeliveryWorker {
         finishedAt: isoTimestamp(now),
         updatedAt: isoTimestamp(now),
       });
+      meter.finished("cancelled");
       logger.info("webhook delivery cancelled", { ...fields, reason });
       return;
     }
@@ -211,6 +202,7 @@ export class WebhookDeliveryWorker {
         updatedAt: isoTimestamp(now),
         attempt,
       });
+      meter.finished("delivered");
       logger.info("webhook delivered", { ...fields, status: outcome.statusCode, latency_ms: outcome.latencyMs });
       return;
     }
@@ -225,6 +217,7 @@ export class WebhookDeliveryWorker {
       updatedAt: isoTimestamp(now),
       attempt,
     });
+    meter.finished(delay === undefined ? "failed" : "retrying");
     logger.warn(delay === undefined ? "webhook delivery failed for good" : "webhook delivery failed; will retry", {
       ...fields,
       status: outcome.statusCode,

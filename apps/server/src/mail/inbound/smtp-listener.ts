@@ -2,6 +2,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { SMTPServerDataStream, SMTPServerSession } from "smtp-server";
 import { SMTPServer } from "smtp-server";
 import type { ServerLogger } from "../../logger.ts";
+import type { SmtpMeter } from "../../metrics/instruments.ts";
 import { normalizeAddress } from "../mail-address.ts";
 import { HeaderSectionWatch, headerRefusal } from "./header-limits.ts";
 import { RefusedMessageError } from "./refused-message-error.ts";
@@ -29,6 +30,8 @@ export interface SmtpListenerOptions {
    */
   receive(mail: ReceivedMail): Promise<{ messageId: string }>;
   logger: ServerLogger;
+  /** Counts sessions, messages and refusals (see smtp-session-log.ts). Default: nothing is counted. */
+  meter?: SmtpMeter;
 }
 
 /** A message as it arrived: what the listener hands over to be stored. */
@@ -124,7 +127,7 @@ export async function startSmtpListener(options: SmtpListenerOptions): Promise<R
   const connections = new Map<string, number>();
   // The sessions counted in `connections`: one refused by the global cap closes without ever being counted.
   const counted = new Set<string>();
-  const log = new SmtpSessionLog(options.logger);
+  const log = new SmtpSessionLog(options.logger, options.meter);
   const server = new SMTPServer({
     name: "pigeonhole",
     banner: "Pigeonhole",

@@ -1,5 +1,7 @@
 import type { SMTPServerSession } from "smtp-server";
 import type { LogFields, ServerLogger } from "../../logger.ts";
+import type { SmtpMeter } from "../../metrics/instruments.ts";
+import { NO_INSTRUMENTS } from "../../metrics/instruments.ts";
 import type { MessageRefusalReason } from "./refused-message-error.ts";
 
 /** Why a connection was refused before its greeting. */
@@ -42,18 +44,22 @@ const sessionFields = (session: SMTPServerSession): LogFields => ({
 /**
  * The log lines of the SMTP listener: a session's opening (with the client's address) and its close (with what it
  * did), each message accepted or refused, each recipient refused, each connection refused, with the reason. Never a
- * message's content. A connection costs at most two lines plus those of its messages, however it behaves.
+ * message's content. A connection costs at most two lines plus those of its messages, however it behaves. Each is
+ * counted too (every refusal, past the lines' bound as well), by its fixed reason.
  */
 export class SmtpSessionLog {
   readonly #logger: ServerLogger;
+  readonly #meter: SmtpMeter;
   readonly #sessions = new Map<string, SessionTally>();
 
-  constructor(logger: ServerLogger) {
+  constructor(logger: ServerLogger, meter: SmtpMeter = NO_INSTRUMENTS.smtp) {
     this.#logger = logger;
+    this.#meter = meter;
   }
 
   /** A connection refused before its greeting (421): its only line. */
   connectionRefused(clientAddress: string, reason: ConnectionRefusalReason): void {
+    this.#meter.connectionRefused(reason);
     this.#logger.info("smtp connection refused", { client_address: clientAddress, reason });
   }
 
@@ -66,6 +72,7 @@ export class SmtpSessionLog {
       refusalLinesLeft: REFUSAL_LINES_PER_SESSION,
       refusalsNotLogged: 0,
     });
+    this.#meter.sessionOpened();
     this.#logger.info("smtp session opened", sessionFields(session));
   }
 
@@ -74,6 +81,7 @@ export class SmtpSessionLog {
     session: SMTPServerSession,
     refused: { recipient: string; reason: RecipientRefusalReason; reply: string; error?: string },
   ): void {
+    this.#meter.recipientRefused(refused.reason);
     const tally = this.#sessions.get(session.id);
     if (tally) {
       tally.recipientsRefused++;
@@ -83,6 +91,7 @@ export class SmtpSessionLog {
   }
 
   messageAccepted(session: SMTPServerSession, fields: { messageId: string; sizeBytes: number }): void {
+    this.#meter.messageAccepted();
     const tally = this.#sessions.get(session.id);
     if (tally) {
       tally.messagesAccepted++;
@@ -101,6 +110,7 @@ export class SmtpSessionLog {
     session: SMTPServerSession,
     refused: { reason: MessageRefusalReason; reply: string; receivedBytes: number; keptBytes: number },
   ): void {
+    this.#meter.messageRefused(refused.reason);
     const tally = this.#sessions.get(session.id);
     if (tally) {
       tally.messagesRefused++;
@@ -115,6 +125,7 @@ export class SmtpSessionLog {
 
   /** A message that could not be stored for a failure here: answered 451, so that its sender tries again. */
   messageNotStored(session: SMTPServerSession, error: string): void {
+    this.#meter.messageRefused("not_stored");
     const tally = this.#sessions.get(session.id);
     if (tally) {
       tally.messagesRefused++;
@@ -128,6 +139,7 @@ export class SmtpSessionLog {
       return;
     }
     this.#sessions.delete(session.id);
+    this.#meter.sessionClosed();
     this.#logger.info("smtp session closed", {
       ...sessionFields(session),
       duration_ms: Math.round(performance.now() - tally.openedMs),

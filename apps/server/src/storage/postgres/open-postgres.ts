@@ -33,6 +33,23 @@ const types = {
     oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
+/** A connection pool's use at this moment. */
+export interface PoolUse {
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+}
+
+// By the Kysely instance each pool serves.
+const pools = new WeakMap<ServerDatabase, pg.Pool>();
+
+/** How the pool behind `db` (made by {@link connectPostgres}) is used now. */
+export function poolUseOf(db: ServerDatabase): PoolUse | undefined {
+  const pool = pools.get(db);
+  return pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
 /** A pool of connections to a PostgreSQL database, as Kysely uses it. */
 export function connectPostgres(url: string, options: PostgresOptions): ServerDatabase {
   const pool = new pg.Pool({
@@ -54,7 +71,9 @@ export function connectPostgres(url: string, options: PostgresOptions): ServerDa
   // ends it (a restart): the pool listens only to idle ones. Nothing to add for those: the next statement on it fails,
   // saying why, and the pool drops it (an idle one's error is told above).
   pool.on("connect", (client) => client.on("error", () => {}));
-  return new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
 }
 
 /** Connects to a PostgreSQL database and brings its schema up to date. */

@@ -11,6 +11,7 @@ export function notifyingOutbox(outbox: DeliveryOutbox, onRecorded: () => void):
     releaseClaims: (claimant) => outbox.releaseClaims(claimant),
     releaseAllClaims: (nowMs) => outbox.releaseAllClaims(nowMs),
     nextDueAt: (nowMs) => outbox.nextDueAt(nowMs),
+    depth: (dueMs) => outbox.depth(dueMs),
     async recordAttempt(seq, claimant, state) {
       await outbox.recordAttempt(seq, claimant, state);
       onRecorded();
