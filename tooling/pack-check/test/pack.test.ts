@@ -6,13 +6,14 @@ import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { basename, delimiter, dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshEnv } from "./fresh-env.ts";
 import { type InstalledServer, startInstalledServer } from "./installed-server.ts";
+import { packPackages, type Tarballs } from "./pack-tarballs.ts";
 import { foreignImports, harnessFiles, packedFiles } from "./packed-files.ts";
 import { runCommand, runToExit } from "./run-command.ts";
 import { checkedPackageNames, type WorkspacePackage, workspacePackages } from "./workspace.ts";
@@ -71,27 +72,12 @@ const DEV_KEYS = { PIGEONHOLE_INBOX_API_KEY: "pack-check-inbox-key", PIGEONHOLE_
 
 let workspace: WorkspacePackage[];
 let workDir: string;
-const tarballs = new Map<string, string>();
+let tarballs: Tarballs;
 
 beforeAll(async () => {
   workspace = await workspacePackages(packageDir);
   workDir = await mkdtemp(join(tmpdir(), "pigeonhole-pack-"));
-  await Promise.all(
-    CHECKED.map(async (name) => {
-      const source = workspace.find((candidate) => candidate.name === name);
-      if (!source) {
-        throw new Error(`${name} is not a package of this workspace.`);
-      }
-      const destination = join(workDir, "tarballs", basename(source.path));
-      await mkdir(destination, { recursive: true });
-      await runCommand("pnpm", ["pack", "--pack-destination", destination], { cwd: source.path });
-      const [created, ...more] = await readdir(destination);
-      if (!created || more.length > 0) {
-        throw new Error(`pnpm pack of ${name} should make one tarball, made: ${[created, ...more].join(", ")}`);
-      }
-      tarballs.set(name, join(destination, created));
-    }),
-  );
+  tarballs = await packPackages(CHECKED, join(workDir, "tarballs"), workspace);
 });
 
 afterAll(async () => {

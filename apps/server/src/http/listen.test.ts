@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import type { Socket } from "node:net";
 import { connect } from "node:net";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
@@ -82,4 +84,42 @@ describe("listen", () => {
     expect(openForMs).toBeGreaterThanOrEqual(250);
     expect(openForMs).toBeLessThan(2_500);
   });
+
+  it("drains: ends the connections open then after their next answer, keeps new ones, and spares idle ones on close", async () => {
+    const server = await start({ keepAliveTimeoutMs: 60_000 });
+    const before = new Connection(server.port);
+    expect(await before.get()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+
+    server.drain();
+    // Open before the drain: it ends after this answer.
+    expect(await before.get()).toMatch(/\r\nConnection: close\r\n/i);
+    await before.closed;
+    // Opened during the drain: kept, as a balancer still sending here would reuse it.
+    const during = new Connection(server.port);
+    expect(await during.get()).toMatch(/\r\nConnection: keep-alive\r\n/i);
+
+    // Idle as the port closes: a request its holder sends now is answered, not cut, and the answer ends it.
+    const closed = server.close(60_000);
+    await expect(fetch(`${server.url}/`)).rejects.toThrow();
+    expect(await during.get()).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*Connection: close\r\n/i);
+    await during.closed;
+    await closed;
+  });
 });
+
+/** A raw keep-alive connection, sending one GET at a time and answering with the next answer's bytes. */
+class Connection {
+  readonly #socket: Socket;
+  readonly closed: Promise<unknown>;
+
+  constructor(port: number) {
+    this.#socket = connect(port, "127.0.0.1");
+    this.closed = once(this.#socket, "close");
+  }
+
+  async get(): Promise<string> {
+    this.#socket.write("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const [chunk] = (await once(this.#socket, "data")) as [Buffer];
+    return chunk.toString("latin1");
+  }
+}

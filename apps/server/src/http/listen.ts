@@ -1,5 +1,5 @@
-import type { IncomingMessage, Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { createAdaptorServer } from "@hono/node-server";
 import type { Hono } from "hono";
@@ -8,7 +8,18 @@ export interface RunningServer {
   /** Base address, such as `http://127.0.0.1:4010`. */
   url: string;
   port: number;
-  /** Stops accepting connections and resolves once in-flight requests have finished (or after `graceMs`). */
+  /**
+   * Starts a drain: each connection open now ends after its next answer (`Connection: close`), so that its holder
+   * reconnects elsewhere; connections opened from now on are kept, so that a balancer still sending here reuses them
+   * rather than opening one per request. After a drain, `close` leaves idle connections to end on their own.
+   */
+  drain(): void;
+  /**
+   * Stops accepting connections and resolves once in-flight requests have finished (or after `graceMs`); every answer
+   * from then on closes its connection. Idle connections are closed at once, unless a drain came first: then they
+   * end after their next answer or when idle past the keep-alive timeout, which a balancer's own, shorter one beats
+   * (closing one at once could cut a request a balancer is sending on it that very moment, which it cannot retry).
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -65,22 +76,69 @@ export async function listen(
     });
   });
   const actualPort = (server.address() as AddressInfo).port;
+  const ending = connectionsToEnd(server);
   let closing: Promise<void> | undefined;
   return {
     url: formatUrl(host, actualPort),
     port: actualPort,
+    drain: () => ending.openNow(),
     close(graceMs = 5_000) {
       closing ??= new Promise<void>((resolve) => {
+        const drained = ending.drained;
+        ending.all();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         timer.unref();
+        if (drained) {
+          // `close` closes the idle connections through this method.
+          server.closeIdleConnections = () => {};
+        }
         server.close(() => {
           clearTimeout(timer);
           resolve();
         });
-        // Idle keep-alive connections would otherwise hold the close open.
-        server.closeIdleConnections();
       });
       return closing;
+    },
+  };
+}
+
+/** Which connections end after their next answer: none, those open when a drain began, or all of them. */
+function connectionsToEnd(server: Server) {
+  const open = new Set<Socket>();
+  // The answer each connection is giving, while it gives one.
+  const answering = new Map<Socket, ServerResponse>();
+  server.on("connection", (socket: Socket) => {
+    open.add(socket);
+    socket.once("close", () => open.delete(socket));
+  });
+  let ending: ReadonlySet<Socket> | "all" | undefined;
+  const endAfter = (response: ServerResponse) => {
+    if (!response.headersSent) {
+      response.setHeader("connection", "close");
+    }
+  };
+  // Before the app's listener, which may answer at once.
+  server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    if (ending === "all" || ending?.has(socket)) {
+      endAfter(response);
+    }
+    answering.set(socket, response);
+    response.once("close", () => answering.delete(socket));
+  });
+  return {
+    get drained() {
+      return ending !== undefined;
+    },
+    openNow() {
+      if (ending === undefined) {
+        ending = new Set(open);
+        answering.forEach(endAfter);
+      }
+    },
+    all() {
+      ending = "all";
+      answering.forEach(endAfter);
     },
   };
 }

@@ -9,10 +9,10 @@ import { createTestControl } from "@pigeonhole/test-control";
 import { DEFAULT_MIGRATION_TABLE } from "kysely/migration";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { READINESS_FRESH_FOR_MS } from "../../src/http/readiness.ts";
+import { READINESS_ANSWER_WITHIN_MS, READINESS_FRESH_FOR_MS } from "../../src/http/readiness.ts";
 import { DEFAULT_TEST_CONTROL_KEY } from "../../src/options/defaults.ts";
 import { loadSpecBundle } from "../../src/spec/spec-bundle.ts";
-import { isPostgresUrl } from "../../src/storage/open-storage.ts";
+import { isPostgresUrl, openStorage } from "../../src/storage/open-storage.ts";
 import { expectedSchemaVersion } from "../../src/storage/schema-version.ts";
 import type { CliProcess } from "../support/cli-process.ts";
 import { ON_FREE_PORTS, startCli, TEST_KEYS } from "../support/cli-process.ts";
@@ -179,11 +179,17 @@ describe("stopping on SIGTERM", () => {
           cacheControl: "no-store",
         });
       }
-      // Alive, and still serving: each answer now closes its connection, so that its holder reconnects elsewhere.
+      // Alive, and still serving: a connection open before the drain ends after its answer, so that its holder
+      // reconnects elsewhere.
       expect((await getRaw(`${cli.forumUrl}/health`)).body).toEqual({ status: "ok" });
       const during = await getRaw(`${cli.inboxUrl}/v0/domains`, { agent: keepAlive, headers: AS_INBOX });
       expect(during.status).toBe(200);
       expect(during.headers.connection).toBe("close");
+      // One opened during the drain is kept, so that a balancer still sending here reuses it rather than opening more.
+      const opened = new Agent({ keepAlive: true });
+      const fresh = await getRaw(`${cli.inboxUrl}/v0/domains`, { agent: opened, headers: AS_INBOX });
+      opened.destroy();
+      expect(fresh.headers.connection).toBe("keep-alive");
 
       const answered = await slow;
       expect(answered.status).toBe(200);
@@ -216,4 +222,89 @@ describe("stopping on SIGTERM", () => {
     await expect(getRaw(`${cli.inboxUrl}/ready`)).rejects.toMatchObject({ code: "ECONNREFUSED" });
     expect(await cli.exited).toEqual({ code: 0, signal: null });
   });
+});
+
+/**
+ * How often the database has read the migrations' table since it was created: the readiness check's query reads it,
+ * and so does a start's migration step. Counted by PostgreSQL itself (`pg_stat_user_tables`), once no connection of
+ * a server is left: a backend hands its counts in as it ends.
+ */
+async function migrationTableReads(database: string): Promise<number> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    await expect
+      .poll(
+        async () =>
+          (
+            await client.query<{ others: number }>(
+              "select count(*)::int as others from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+            )
+          ).rows[0]?.others,
+        { timeout: 10_000 },
+      )
+      .toBe(0);
+    const { rows } = await client.query<{ reads: number }>(
+      "select (coalesce(seq_scan, 0) + coalesce(idx_scan, 0))::int as reads from pg_stat_user_tables where relname = $1",
+      [DEFAULT_MIGRATION_TABLE],
+    );
+    return rows[0]?.reads ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A probe on a connection of its own, as many balancers' probes arrive: its status and how long it took. */
+async function timedProbe(url: string): Promise<{ status: number; ms: number }> {
+  const agent = new Agent({ keepAlive: false });
+  const startedAt = performance.now();
+  try {
+    const { status } = await getRaw(`${url}/ready`, { agent });
+    return { status, ms: performance.now() - startedAt };
+  } finally {
+    agent.destroy();
+  }
+}
+
+describe("a flood of probes", () => {
+  const PROBES = 500;
+
+  it.runIf(testBackend() === "postgres")(
+    `answers ${PROBES} concurrent probes at once, asking the database about once a second of them`,
+    async () => {
+      const database = await newTestDatabase();
+      /** Starts a server on the database, lets `during` probe it, stops it; answers the database's reads meanwhile. */
+      const readsOfOneRun = async (during: (url: string) => Promise<void>) => {
+        const before = await migrationTableReads(database);
+        const cli = await startCli(["--database", database, "--dev-keys", ...ON_FREE_PORTS]);
+        try {
+          await during(cli.inboxUrl);
+        } finally {
+          cli.child.kill("SIGTERM");
+          await cli.exited;
+        }
+        return (await migrationTableReads(database)) - before;
+      };
+      // Migrated first, so that each start below reads the table the same number of times.
+      await (await openStorage(database)).close();
+      const ofAStart = await readsOfOneRun(async () => {});
+
+      let probes: { status: number; ms: number }[] = [];
+      let floodMs = 0;
+      const ofAFlood = await readsOfOneRun(async (url) => {
+        const startedAt = performance.now();
+        probes = await Promise.all(Array.from({ length: PROBES }, () => timedProbe(url)));
+        floodMs = performance.now() - startedAt;
+      });
+
+      expect(probes.filter(({ status }) => status !== 200 && status !== 503)).toEqual([]);
+      // Each within the 2 s a check may take, and some for this machine to serve 500 connections at once.
+      expect(Math.max(...probes.map(({ ms }) => ms))).toBeLessThan(READINESS_ANSWER_WITHIN_MS + 3_000);
+      const checks = ofAFlood - ofAStart;
+      // At least the one the first probe started; at most one per second of probing, and the one it began with.
+      expect(checks).toBeGreaterThanOrEqual(1);
+      expect(checks).toBeLessThanOrEqual(Math.ceil(floodMs / READINESS_FRESH_FOR_MS) + 1);
+    },
+    60_000,
+  );
 });
