@@ -137,7 +137,10 @@ describe("pigeonhole-server configured by its environment", () => {
     }
   });
 
-  it("refuses a bad variable before any command runs, naming it, as it refuses a bad flag", () => {
+  // Four runs of the CLI, one after another.
+  it("refuses a bad variable before any command runs, naming it, as it refuses a bad flag", {
+    timeout: 120_000,
+  }, () => {
     for (const [variable, text, message] of [
       ["PIGEONHOLE_INBOX_PORT", "many", "PIGEONHOLE_INBOX_PORT takes a whole number, not 'many'."],
       ["PIGEONHOLE_DEV_KEYS", "yes", "PIGEONHOLE_DEV_KEYS takes true or 1 (on) or false or 0 (off), not 'yes'."],
