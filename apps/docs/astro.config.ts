@@ -1,12 +1,19 @@
 import starlight from "@astrojs/starlight";
 import { defineConfig } from "astro/config";
+import starlightLlmsTxt from "starlight-llms-txt";
 import starlightOpenAPI, { openAPISidebarGroups } from "starlight-openapi";
+import { CLIENT_PACKAGES } from "./src/lib/client-pages.ts";
+import { LLMS_DETAILS, llmsReference } from "./src/lib/llms-files.ts";
 import { REFERENCE_SPECS } from "./src/lib/reference-specs.ts";
+import { SITE_URL } from "./src/lib/site-address.ts";
 
 // The reference is rendered from build-time copies of the bundles that carry our client examples
 // (`x-codeSamples`); `scripts/prepare.ts` writes them before `astro build` runs.
 export default defineConfig({
-  // No `site`: the pages link to each other with relative paths only, so the build serves from any address.
+  // The canonical address: the sitemap (which Starlight adds once `site` is set), each page's canonical link and
+  // `llms.txt` give absolute URLs on it. Pages link to each other with root-absolute paths (`/guides/errors/`), so
+  // the build is served from the root of a host: this one, or `127.0.0.1:4300` locally.
+  site: SITE_URL,
   trailingSlash: "always",
   vite: {
     build: {
@@ -23,20 +30,23 @@ export default defineConfig({
     },
   },
   integrations: [
-    // A sitemap lists absolute URLs, and this site has no fixed address. Starlight adds @astrojs/sitemap unless an
-    // integration of that name is present, and that one warns on every build without `site`: this takes its place.
-    { name: "@astrojs/sitemap", hooks: {} },
     starlight({
       title: "Pigeonhole",
       description: "Typed clients, a local server and the reference of the Pigeonhole Inbox and Forum APIs.",
       logo: { src: "./src/assets/logo.svg", alt: "" },
       favicon: "/favicon.svg",
       customCss: ["./src/styles/custom.css"],
+      // The reference's "Try it" panel, its overview titles and its readable schemas (src/components/reference/).
+      components: { MarkdownContent: "./src/components/reference/ReferenceMarkdownContent.astro" },
+      routeMiddleware: "./src/components/reference/reference-route-middleware.ts",
       lastUpdated: false,
       pagination: true,
       // src/pages/404.astro replaces Starlight's 404 route.
       disable404Route: true,
       plugins: [
+        // llms.txt, llms-full.txt and llms-small.txt from the guides; then the reference's pages and operations.
+        starlightLlmsTxt({ details: LLMS_DETAILS, demote: ["changelog/**"] }),
+        llmsReference(),
         starlightOpenAPI(
           REFERENCE_SPECS.map((spec) => ({
             base: spec.base,
@@ -67,6 +77,7 @@ export default defineConfig({
             "guides/extending-an-api",
           ],
         },
+        { label: "Client reference", items: CLIENT_PACKAGES.map((client) => `clients/${client.folder}`) },
         ...openAPISidebarGroups,
         { label: "Changelog", collapsed: true, items: [{ autogenerate: { directory: "changelog" } }] },
       ],

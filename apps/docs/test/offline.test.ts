@@ -7,12 +7,17 @@ import { assertBuilt, DIST } from "./built-site.ts";
 const FETCHING_TAG = /<(script|link|img|iframe|source|video|audio|embed|object|image|use)\b[^>]*>/gi;
 const URL_ATTRIBUTE = /\b(?:src|href|srcset|poster|data|xlink:href)\s*=\s*["']?\s*((?:https?:)?\/\/[^"'\s>]+)/gi;
 const CSS_URL = /(?:url\(\s*["']?|@import\s+["'])((?:https?:)?\/\/[^"')\s]+)/gi;
+/** `<link>`s that name the page's address for search engines and crawlers; a browser loads nothing for them. */
+const NAMING_LINK = /^<link\b[^>]*\brel\s*=\s*["']?(?:canonical|alternate)\b/i;
 
 /** Every absolute URL a page or stylesheet of the build would make the browser request by itself. */
 function fetchedUrls(file: string, text: string): string[] {
   const urls: string[] = [];
   if (extname(file) === ".html") {
     for (const [tag] of text.matchAll(FETCHING_TAG)) {
+      if (NAMING_LINK.test(tag)) {
+        continue;
+      }
       for (const match of tag.matchAll(URL_ATTRIBUTE)) {
         urls.push(match[1] ?? "");
       }
@@ -54,6 +59,7 @@ describe("the built site", () => {
       '<link rel="stylesheet" href="https://cdn.example.com/a.css">',
       '<script type="module" src="//cdn.example.com/b.js"></script>',
       '<a href="https://www.standardwebhooks.com/">a link to follow</a>',
+      '<link rel="canonical" href="https://pigeonhole.dev/guides/errors/">',
       "<style>@font-face { src: url(https://fonts.example.com/c.woff2) }</style>",
     ].join("\n");
     expect(fetchedUrls("x.html", page)).toEqual([

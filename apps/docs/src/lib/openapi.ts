@@ -8,7 +8,7 @@ import {
 
 /** The few parts of an OpenAPI 3.1 document the docs build reads and writes. */
 export interface OpenAPIDocument {
-  info: { title: string; version: string };
+  info: { title: string; version: string; description?: string; [key: string]: unknown };
   paths?: Record<string, PathItem>;
   webhooks?: Record<string, PathItem>;
   [key: string]: unknown;

@@ -2,9 +2,11 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { changelogSlug, findPublishedPackages, readPendingChangesets, renderChangelogPage } from "./changelog.ts";
+import { CLIENT_PACKAGES, CLIENT_PAGES_DIR, readClientPage } from "./client-pages.ts";
 import { attachCodeSamples } from "./code-samples.ts";
 import { checkCoverage, describeCoverageProblems, readExamples } from "./examples.ts";
 import { listOperations, type OpenAPIDocument } from "./openapi.ts";
+import { openAPIDownloadLine } from "./openapi-files.ts";
 import { REFERENCE_SPECS, type ReferenceSpec } from "./reference-specs.ts";
 
 export interface SiteFolders {
@@ -33,7 +35,7 @@ export async function writeReferenceSpecs({ siteRoot }: Pick<SiteFolders, "siteR
     const found = describeCoverageProblems(spec.api, checkCoverage(listOperations(bundle), examples));
     problems.push(...found);
     if (found.length === 0) {
-      documents.push([spec, attachCodeSamples(bundle, examples)]);
+      documents.push([spec, linkOpenAPIFile(spec, attachCodeSamples(bundle, examples))]);
     }
   }
   if (problems.length > 0) {
@@ -44,6 +46,15 @@ export async function writeReferenceSpecs({ siteRoot }: Pick<SiteFolders, "siteR
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, `${JSON.stringify(document, null, 2)}\n`);
   }
+}
+
+/**
+ * The reference copy's description starts with a link to the API's OpenAPI file, so its overview page offers it
+ * first (the description ends inside its last section).
+ */
+function linkOpenAPIFile(spec: ReferenceSpec, document: OpenAPIDocument): OpenAPIDocument {
+  const rest = typeof document.info.description === "string" ? `\n\n${document.info.description}` : "";
+  return { ...document, info: { ...document.info, description: `${openAPIDownloadLine(spec)}${rest}` } };
 }
 
 /** Writes one changelog page per published package of the repository. */
@@ -58,6 +69,20 @@ export async function writeChangelogPages({ siteRoot, repoRoot }: SiteFolders): 
     const changelog = await readFile(join(pkg.dir, "CHANGELOG.md"), "utf8").catch(() => undefined);
     const file = join(target, `${changelogSlug(pkg.name)}.md`);
     await writeFile(file, renderChangelogPage(pkg, changelog, pending));
+    written.push(file);
+  }
+  return written;
+}
+
+/** Writes the client reference: one page per client package, from its README. */
+export async function writeClientPages({ siteRoot, repoRoot }: SiteFolders): Promise<string[]> {
+  const target = join(siteRoot, CLIENT_PAGES_DIR);
+  await rm(target, { recursive: true, force: true });
+  await mkdir(target, { recursive: true });
+  const written: string[] = [];
+  for (const [order, client] of CLIENT_PACKAGES.entries()) {
+    const file = join(target, `${client.folder}.md`);
+    await writeFile(file, await readClientPage(repoRoot, client, order));
     written.push(file);
   }
   return written;

@@ -2399,7 +2399,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description The request is invalid: malformed JSON, a missing or unknown field, a wrong type, a value out of range (such as `limit` above 100), an invalid address, too many recipients or an unknown `page_token`. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        /** @description A query value is invalid: `limit` outside 1 to 100 or not an integer in decimal digits, a `page_token` the service did not issue for this list, or a filter value outside its enum. `error.type` is `validation_error`; `details.field` names the query parameter and `details.code` the reason. Fix the request before retrying. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2464,8 +2464,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The `inbox_id` in the path is not an address (see Addresses in the overview). `error.type` is `validation_error`, `details.field` `inbox_id`, `details.code` `INVALID_EMAIL`. Fix the request before retrying. */
+        BadRequestInboxPath: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The resource named in the path does not exist, or belongs to another API key (the service never answers 403, so that existence does not leak). `error.type` is `not_found_error`, `details.code` `NOT_FOUND`, and `details.field` names the path parameter that was not found. */
         NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: the `inbox_id` in the path is not an address, or a query value is (`limit` outside 1 to 100 or not an integer in decimal digits, a `page_token` the service did not issue for this list). `error.type` is `validation_error`; `details.field` names the path or query parameter and `details.code` the reason. Fix the request before retrying. */
+        BadRequestInboxList: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2492,6 +2510,24 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a label that is not 1 to 64 characters, a system label (`sent`, `received`: `details.code` `SYSTEM_LABEL`), or an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestUpdateMessage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid (malformed JSON, an unknown field, a wrong type, a value out of range; the recipients come from the message answered, so `to`, `cc` and `bcc` are not fields of a reply), or the inbox in the path is not in a domain the server hosts (`details.code` `DOMAIN_NOT_HOSTED`, `details.field` `inbox_id`): an inbox created before the server stopped hosting its domain can still be read, but sends nothing. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestReply: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a value that breaks its pattern, or a `url` that no delivery can be made to (`details.code` `INVALID_URL`, `details.field` `url`: a host that is no name or IP address, such as `256.1.1.1` or `1.2.3.4.5`, a port above 65535, or a host with characters a host cannot have). `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
         BadRequestInvalidUrl: {
             headers: {
@@ -2511,10 +2547,28 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description An id in the path holds the NUL character (U+0000), which no id can hold. `error.type` is `validation_error`, `details.code` `INVALID_VALUE`, and `details.field` names the path parameter. Fix the request before retrying. */
+        BadRequestWebhookPath: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Another webhook of your API key already has this `client_id` (client ids are unique per API key). `error.type` is `conflict_error`, `details.code` `CLIENT_ID_TAKEN`. Send another `client_id`, or null; the same request answers the same, so it carries `X-Should-Retry: false`. */
         ClientIdTaken: {
             headers: {
                 "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `domain_id` in the path is longer than a domain name can be (253 characters). `error.type` is `validation_error`, `details.field` `domain_id`, `details.code` `TOO_LONG`. Fix the request before retrying. */
+        BadRequestDomainPath: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -2692,12 +2746,18 @@ export type ResponseInternalServerError = components['responses']['InternalServe
 export type ResponseBadRequestDomainNotHosted = components['responses']['BadRequestDomainNotHosted'];
 export type ResponseAddressTaken = components['responses']['AddressTaken'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseBadRequestInboxPath = components['responses']['BadRequestInboxPath'];
 export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseBadRequestInboxList = components['responses']['BadRequestInboxList'];
 export type ResponseBadRequestSenderNotHosted = components['responses']['BadRequestSenderNotHosted'];
 export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
+export type ResponseBadRequestUpdateMessage = components['responses']['BadRequestUpdateMessage'];
+export type ResponseBadRequestReply = components['responses']['BadRequestReply'];
 export type ResponseBadRequestInvalidUrl = components['responses']['BadRequestInvalidUrl'];
 export type ResponseWebhookLimitReached = components['responses']['WebhookLimitReached'];
+export type ResponseBadRequestWebhookPath = components['responses']['BadRequestWebhookPath'];
 export type ResponseClientIdTaken = components['responses']['ClientIdTaken'];
+export type ResponseBadRequestDomainPath = components['responses']['BadRequestDomainPath'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterPageToken = components['parameters']['PageToken'];
 export type ParameterInboxId = components['parameters']['InboxId'];
@@ -2811,7 +2871,7 @@ export interface operations {
                     "application/json": components["schemas"]["Inbox"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2840,7 +2900,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2889,7 +2949,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListMessagesResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxList"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2969,7 +3029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3009,7 +3069,7 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestUpdateMessage"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3056,7 +3116,7 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3092,7 +3152,7 @@ export interface operations {
                     "message/rfc822": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3138,7 +3198,7 @@ export interface operations {
                     "application/json": components["schemas"]["SendMessageResponse"];
                 };
             };
-            400: components["responses"]["BadRequestSenderNotHosted"];
+            400: components["responses"]["BadRequestReply"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyReused"];
@@ -3189,7 +3249,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListThreadsResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxList"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3225,7 +3285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Thread"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3322,7 +3382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestWebhookPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3389,7 +3449,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestWebhookPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3477,7 +3537,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestWebhookPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -3543,7 +3603,7 @@ export interface operations {
                     "application/json": components["schemas"]["Domain"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestDomainPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
