@@ -38,6 +38,7 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   ],
   ["guides/inbox-delete.ts", "ada@pigeonhole.test: 404\nsupport still holds 1 of her orders\n"],
   ["guides/quickstart.ts", 'has "Hello from the quickstart"'],
+  ["guides/home.ts", "hello@pigeonhole.test sent <"],
   ["guides/pagination.ts", "alice@pigeonhole.test"],
   ["guides/retries.ts", "@pigeonhole.test>"],
   ["guides/errors.ts", "not_found_error"],

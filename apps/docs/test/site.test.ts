@@ -103,6 +103,47 @@ describe("the built documentation site", () => {
     await page.close();
   });
 
+  it("shows code on the home page, and links to the repository the packages name", async () => {
+    const { page, errors } = await open("/");
+    const example = await readFile(join(SITE_ROOT, "examples/guides/home.ts"), "utf8");
+    const code = await page.locator("main .expressive-code pre").allTextContents();
+    expect(code.some((block) => normalizeCode(block).includes(normalizeCode(example)))).toBe(true);
+    const manifest = JSON.parse(await readFile(join(SITE_ROOT, "../../packages/inbox/package.json"), "utf8")) as {
+      repository: { url: string };
+    };
+    const repository = manifest.repository.url.replace(/^git\+/, "").replace(/\.git$/, "");
+    await expect(page.locator(`main a[href="${repository}"]`).count()).resolves.toBeGreaterThan(0);
+    expectClean(errors);
+    await page.close();
+  });
+
+  it("shows the quickstart's three commands, each with its output, on the first screen", async () => {
+    // The first screen of a 1080-pixel display: what a browser's window leaves of it for the page.
+    const { page, errors } = await open("/quickstart/");
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    const files = ["start.sh", "start.txt", "create-inbox.sh", "create-inbox.txt", "send.sh", "send.txt"];
+    const shown = await Promise.all(
+      files.map((file) => readFile(join(SITE_ROOT, "examples/guides/quickstart", file), "utf8")),
+    );
+    // Each code block's text and where it ends, against the height of the window.
+    const blocks = await page
+      .locator("main .expressive-code pre")
+      .evaluateAll((pres) =>
+        pres.map((pre) => ({ text: pre.textContent ?? "", bottom: pre.getBoundingClientRect().bottom })),
+      );
+    const height = await page.evaluate(() => window.innerHeight);
+    const bottoms = shown.map(
+      (text) => blocks.find((block) => normalizeCode(block.text).includes(normalizeCode(text)))?.bottom,
+    );
+    expect(
+      bottoms.every((bottom) => bottom !== undefined && bottom <= height),
+      JSON.stringify(bottoms),
+    ).toBe(true);
+    await saveScreenshot(page, SCREENSHOTS, "quickstart-first-screen");
+    expectClean(errors);
+    await page.close();
+  });
+
   it("answers an unknown address with the site's 404 page, which leads back in", async () => {
     const page = await context.newPage();
     const errors = watchPageErrors(page);
@@ -240,7 +281,7 @@ describe("the built documentation site", () => {
     }
     // Besides the files, only the install command.
     expect(code.filter((block) => !shown.includes(block))).toEqual([
-      normalizeCode("npm install --save-dev @pigeonhole/server @pigeonhole/test-control vitest"),
+      normalizeCode("npm install --save-dev @pigeonhole/server @pigeonhole/test-control vitest @types/node"),
     ]);
     // In the sidebar, after running locally.
     const guides = await page.locator("nav[aria-label='Main'] a").allTextContents();

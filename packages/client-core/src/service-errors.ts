@@ -121,10 +121,15 @@ export function defineServiceErrors<const TService extends string, TEnvelope>(
   const envelopeClassByStatus: Record<number, typeof EnvelopeError> = {};
   const classes: Record<string, typeof EnvelopeError> = {};
   for (const [name, status] of Object.entries(ENVELOPE_STATUSES)) {
-    envelopeClassByStatus[status] = classes[name] = class extends EnvelopeError {
-      override readonly name = name;
-    };
+    envelopeClassByStatus[status] = classes[name] = withClassName(
+      class extends EnvelopeError {
+        override readonly name = name;
+      },
+      name,
+    );
   }
+  // Shown by `util.inspect` and `console.log` as the class of an error: the public name, not the one written here.
+  withClassName(ServiceError, "APIError");
 
   function fromResponse({ status, headers }: Pick<Response, "status" | "headers">, body: unknown): ServiceError {
     if (status === 429) {
@@ -146,4 +151,13 @@ export function defineServiceErrors<const TService extends string, TEnvelope>(
     InternalServerError,
     fromResponse,
   } as unknown as ServiceErrors<TService, TEnvelope>;
+}
+
+/**
+ * Gives a class the name its instances carry, set explicitly so that `console.log(error)` prints `NotFoundError: ...`
+ * rather than the name of the class it was built from (and so that a minifier's renaming does not show).
+ */
+function withClassName<T extends abstract new (...args: never[]) => unknown>(errorClass: T, name: string): T {
+  Object.defineProperty(errorClass, "name", { value: name, configurable: true });
+  return errorClass;
 }

@@ -557,7 +557,7 @@ describe("logging", () => {
           url: `${URL_BASE}/inboxes/a/messages`,
           attempt: 1,
           reason: "APIConnectionError",
-          error: "Connection error.",
+          error: `Connection error: ECONNRESET (POST ${URL_BASE}/inboxes/a/messages)`,
         },
       },
       {

@@ -1,3 +1,4 @@
+import { connectionFailureMessage } from "./connection-failure.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from "./errors.js";
 import type { Hooks } from "./hooks.js";
 import { retryDelay, shouldRetry } from "./retry.js";
@@ -133,7 +134,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         }
         const failure = timedOut
           ? new APIConnectionTimeoutError({ message: `Request timed out after ${timeout} ms.`, cause: error })
-          : new APIConnectionError({ cause: error });
+          : new APIConnectionError({ message: connectionFailureMessage(error, sent), cause: error });
         if (retriesLeft <= 0 || !(replayable || isConnectionRefused(error))) {
           notify(hooks, "onGiveUp", { request: sent, attempt, reason: failure, requestId: null });
           throw failure;

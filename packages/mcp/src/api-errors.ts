@@ -26,16 +26,6 @@ function forumReason(body: Envelope): Pick<ToolErrorBody, "message" | "field" | 
   return { message, field: null, ...(hint === undefined ? {} : { hint }) };
 }
 
-/** The system's reason under a connection error (`ECONNREFUSED`, `bad port`), from the deepest of its causes. */
-function systemReason(error: Error): string {
-  let reason = "";
-  for (let cause: unknown = error.cause, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
-    const code = (cause as { code?: unknown }).code;
-    reason = typeof code === "string" ? code : cause.message;
-  }
-  return reason === "" ? "" : ` (${reason})`;
-}
-
 /** The tool error for anything a call threw; an error no client throws is a bug, and is thrown on. */
 export function toolErrorOf(service: ServiceName, baseUrl: string, error: unknown): ToolErrorBody {
   if (error instanceof APIError) {
@@ -50,7 +40,7 @@ export function toolErrorOf(service: ServiceName, baseUrl: string, error: unknow
   if (error instanceof APIConnectionError) {
     return {
       code: "CONNECTION_ERROR",
-      message: `The ${service} service at ${baseUrl} did not answer: ${error.message}${systemReason(error)}`,
+      message: `The ${service} service at ${baseUrl} did not answer: ${error.message}`,
       field: null,
       hint: `Start the server (npx @pigeonhole/server) or set PIGEONHOLE_${service.toUpperCase()}_URL.`,
     };

@@ -15,6 +15,7 @@ import { freshEnv } from "./fresh-env.ts";
 import { type InstalledServer, startInstalledServer } from "./installed-server.ts";
 import { packPackages, type Tarballs } from "./pack-tarballs.ts";
 import { foreignImports, harnessFiles, packedFiles } from "./packed-files.ts";
+import { relativeLinks } from "./readme-links.ts";
 import { runCommand, runToExit } from "./run-command.ts";
 import { checkedPackageNames, type WorkspacePackage, workspacePackages } from "./workspace.ts";
 
@@ -122,6 +123,12 @@ describe("published tarballs", () => {
       harnessFiles: harnessFiles(files),
       foreignImports: foreignImports(files, manifest.name, dependencies),
     }).toEqual({ harnessFiles: [], foreignImports: [] });
+  });
+
+  it.each(CHECKED)("%s ships a README whose links work on npm: none is relative to the repository", async (name) => {
+    const readme = (await packedFiles(tarballOf(name))).find((file) => file.path === "README.md");
+    expect(readme, `${name} ships no README.md`).toBeDefined();
+    expect(relativeLinks(new TextDecoder().decode(readme?.data))).toEqual([]);
   });
 
   it("all pass arethetypeswrong for ESM importers and bundlers", async () => {

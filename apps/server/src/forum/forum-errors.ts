@@ -1,6 +1,7 @@
 import type { ErrorResponse } from "@pigeonhole/forum-types";
 import type { HttpProblemCode, ProblemResponse, ProblemStatus } from "../http/api-problem.ts";
 import { ApiProblem } from "../http/api-problem.ts";
+import { plainHint } from "./plain-hint.ts";
 
 /** The codes only the forum answers with; every other answer's `code` follows its status. */
 const FORUM_CODES = ["NAME_TAKEN", "SELF_VOTE", "FORBIDDEN", "IDEMPOTENCY_KEY_REUSED"] as const;
@@ -37,7 +38,10 @@ const DEFAULT_HINTS: Record<ProblemStatus, string> = {
   500: "Please try again later.",
 };
 
-/** The forum envelope: `{success: false, error, code, hint}`. Malformed JSON and the forum's own codes keep theirs. */
+/**
+ * The forum envelope: `{success: false, error, code, hint}`, the hint in plain text. Malformed JSON and the forum's
+ * own codes keep theirs.
+ */
 export function formatForumProblem(problem: ApiProblem<ForumProblemCode>): ProblemResponse {
   const code =
     problem.code === "INVALID_JSON" || isForumCode(problem.code) ? problem.code : CODE_BY_STATUS[problem.status];
@@ -45,7 +49,7 @@ export function formatForumProblem(problem: ApiProblem<ForumProblemCode>): Probl
     success: false,
     error: problem.message,
     code,
-    hint: problem.details.hint ?? DEFAULT_HINTS[problem.status],
+    hint: plainHint(problem.details.hint ?? DEFAULT_HINTS[problem.status]),
   };
   return { status: problem.status, body };
 }

@@ -90,6 +90,18 @@ describe("inboxes", () => {
     const wrongType = await t.inbox.POST("/v0/inboxes", { body: { display_name: 42 } as never });
     expect(wrongType.error?.error.details).toEqual({ field: "display_name", code: "INVALID_TYPE" });
   });
+
+  it("says in words which usernames and client ids it accepts, not with the spec's expression", async () => {
+    const username = await t.inbox.POST("/v0/inboxes", { body: { username: "Ada Lovelace" } });
+    expect(username.error?.error.message).toBe(
+      "username: 'Ada Lovelace' is not valid: use 1 to 64 of a-z, 0-9, '.', '_' and '-', starting with a letter or " +
+        "digit, with no '.' at the end or next to another '.'.",
+    );
+    const clientId = await t.inbox.POST("/v0/inboxes", { body: { client_id: "ada@work" } });
+    expect(clientId.error?.error.message).toBe(
+      "client_id: 'ada@work' is not valid: use 1 to 128 of A-Z, a-z, 0-9, '.', '_', '~' and '-'.",
+    );
+  });
 });
 
 describe("inbox addresses", () => {

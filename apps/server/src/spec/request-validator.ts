@@ -1,6 +1,7 @@
 import type { ValidateFunction } from "ajv";
 import { createSpecAjv, detachSchema } from "./ajv.ts";
 import { findNonDecimalInteger } from "./decimal-integer.ts";
+import { explainFailure } from "./discriminated-issue.ts";
 import { findNulCharacter } from "./nul-character.ts";
 import type { HttpMethod, JsonSchema, OpenApiDocument, ParameterObject } from "./spec-bundle.ts";
 import { documentOperations, pointerSegment } from "./spec-bundle.ts";
@@ -126,7 +127,10 @@ export function compileSpecOperations(document: OpenApiDocument, documentId: str
             };
           }
         } else if (validateBody && !validateBody(request.body)) {
-          return { ok: false, issue: selectIssue(validateBody.errors ?? [], "body", null, bodyHint) };
+          return {
+            ok: false,
+            issue: explainFailure(bodyAjv, documentId, validateBody.errors ?? [], "body", null, bodyHint),
+          };
         } else {
           const nul = findNulCharacter("body", request.body);
           if (nul) {

@@ -43,7 +43,8 @@ const describeValue = (value: unknown): string => {
 
 const joinField = (base: string | null, key: string): string => (base ? `${base}.${key}` : key);
 
-function fieldOf(error: ErrorObject, prefix: string | null): string | null {
+/** The dotted field an Ajv error is about, under `prefix`. */
+export function fieldOf(error: ErrorObject, prefix: string | null): string | null {
   const segments = error.instancePath
     .split("/")
     .slice(1)
@@ -81,6 +82,14 @@ function formatRule(format: string, value: unknown): { code: IssueCode; rule: st
   return format === "email"
     ? { code: "INVALID_EMAIL", rule: `'${describeValue(value)}' is not a valid e-mail address` }
     : { code: "INVALID_VALUE", rule: `'${describeValue(value)}' is not a valid ${FORMAT_NAMES[format] ?? format}` };
+}
+
+/** "'Ada Lovelace' is not valid: use 1 to 64 of a-z, ...", or the expression when the spec gives no words for it. */
+function patternRule(schema: Schema, value: unknown, pattern: string): string {
+  const words = schema["x-pattern-rule"];
+  return typeof words === "string"
+    ? `'${describeValue(value)}' is not valid: use ${words}`
+    : `'${describeValue(value)}' does not match the pattern ${pattern}`;
 }
 
 /** Translates one Ajv error into an issue with a plain-language message naming the field. */
@@ -147,11 +156,12 @@ function toIssue(
       rule = `must be ${JSON.stringify(params.allowedValue)}`;
       break;
     case "pattern":
-      // A pattern that narrows a format (the spec's address and domain rules) is reported as that format.
+      // A pattern that narrows a format (the spec's address and domain rules) is reported as that format; one the
+      // spec puts in words (`x-pattern-rule`) by those words rather than the expression.
       ({ code, rule } =
         typeof parent.format === "string"
           ? formatRule(parent.format, error.data)
-          : { code, rule: `'${describeValue(error.data)}' does not match the pattern ${String(params.pattern)}` });
+          : { code, rule: patternRule(parent, error.data, String(params.pattern)) });
       break;
     case "uniqueItems":
       rule = "must not hold the same item twice";

@@ -341,7 +341,7 @@ export interface components {
              */
             code: string;
             /**
-             * @description How to fix the request, or what to do next.
+             * @description How to fix the request, or what to do next, in plain text (no Markdown).
              * @example Send a title of 1 to 300 characters that is not only white space.
              */
             hint: string;

@@ -148,6 +148,7 @@ export const generatedTools: readonly GeneratedTool[] = [
           "minLength": 1,
           "maxLength": 64,
           "pattern": "^[a-z0-9][a-z0-9_-]*(?:\\.[a-z0-9_-]+)*$",
+          "x-pattern-rule": "1 to 64 of a-z, 0-9, '.', '_' and '-', starting with a letter or digit, with no '.' at the end or next to another '.'",
           "description": "Local part of the address (before the `@`), at most 64 characters: lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit; a `.` is never last and never next to another `.` (`trail.` and `a..b` are a 400 `INVALID_VALUE`). Generated when absent. The whole address `<username>@<domain>` must follow the `EmailAddress` rule (at most 254 characters), or it is a 400 `INVALID_EMAIL`; an address that is already taken is a 409 `conflict_error` with `details.code` `ADDRESS_TAKEN`."
         },
         "domain": {
@@ -173,6 +174,7 @@ export const generatedTools: readonly GeneratedTool[] = [
           "minLength": 1,
           "maxLength": 128,
           "pattern": "^[A-Za-z0-9._~-]+$",
+          "x-pattern-rule": "1 to 128 of A-Z, a-z, 0-9, '.', '_', '~' and '-'",
           "description": "Caller-chosen identifier that makes creation idempotent (1 to 128 characters of `A-Z a-z 0-9 . _ ~ -`; no `@`). Creating an inbox again with the same `client_id` answers 200 with the first inbox, unchanged, even when the other fields differ; no second inbox is created. Null, as the Inbox answers it, means none, as if absent."
         }
       },

@@ -272,7 +272,8 @@ describe("configuration", () => {
       const result = (await nowhere.client.callTool({ name: "inbox_list_inboxes", arguments: {} })) as CallToolResult;
       expect(toolError(result)).toMatchObject({
         code: "CONNECTION_ERROR",
-        message: `The inbox service at http://127.0.0.1:${closed} did not answer: Connection error. (ECONNREFUSED)`,
+        // The client's message names the system error and the request.
+        message: `The inbox service at http://127.0.0.1:${closed} did not answer: Connection error: ECONNREFUSED 127.0.0.1:${closed} (GET http://127.0.0.1:${closed}/v0/inboxes)`,
       });
     } finally {
       await nowhere.close();

@@ -1,0 +1,1 @@
+npx @pigeonhole/server --memory
