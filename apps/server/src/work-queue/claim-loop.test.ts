@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { recordingLogger } from "../../test/support/recording-logger.ts";
 import { openTestDatabase } from "../../test/support/test-database.ts";
-import { systemClock } from "../clock.ts";
+import { type Clock, systemClock } from "../clock.ts";
 import type { ServerDatabase } from "../storage/database.ts";
 import type { ClaimedDelivery, DeliveryOutbox, DeliveryState } from "../storage/inbox/delivery-outbox.ts";
 import { enqueueDeliveries, SqlDeliveryOutbox } from "../storage/inbox/delivery-outbox.ts";
@@ -114,6 +114,8 @@ interface LoopOptions {
   hold?: Promise<void>;
   onAttempt?: (seq: number) => void;
   concurrency?: number;
+  /** The clock claims are held by (default: real time). */
+  claimClock?: Clock;
 }
 
 /**
@@ -133,6 +135,7 @@ function startLoop(instanceId: string, queue: DeliveryOutbox, options: LoopOptio
     instanceId,
     soleInstance: false,
     clock: systemClock,
+    ...(options.claimClock ? { claimClock: options.claimClock } : {}),
     claimMs: 60_000,
     leaseMs: LEASE_MS,
     concurrency: options.concurrency ?? 8,
@@ -173,17 +176,26 @@ describe("claims on a lease", () => {
       renewals.push(seqs);
       return outbox.renewClaims(claimant, seqs, untilMs);
     });
+    // Claims are held by a clock that moves a third of a lease only after each renewal, as a renewal on time would
+    // see it: however late a busy machine runs the renewal timer, no claim runs out in between.
+    let claimNow = Date.now();
+    const claimClock: Clock = { now: () => claimNow };
     const release = hold();
-    const owner = startLoop("owner", counting, { hold: release.promise });
+    const owner = startLoop("owner", counting, { hold: release.promise, claimClock });
     await owner.loop.start();
     await until(async () => owner.attempted.length === 4, "the owner's four attempts");
     const first = await claims();
     const firstUntil = Math.max(...first.map((row) => row.claimed_until_ms ?? 0));
-    const other = startLoop("other", outbox);
+    const other = startLoop("other", outbox, { claimClock });
     await other.loop.start();
 
     // Three leases go by: without renewal every claim would have run out twice over, and the other loop, looking
     // every 25 ms, would have taken them.
+    for (let step = 0; step < 10; step += 1) {
+      claimNow += LEASE_MS / 3;
+      const renewed = renewals.length;
+      await until(async () => renewals.length > renewed, "a renewal");
+    }
     await until(
       async () => (await claims()).every((row) => (row.claimed_until_ms ?? 0) > firstUntil + 3 * LEASE_MS),
       "three leases of renewals",
@@ -244,6 +256,35 @@ describe("claims on a lease", () => {
     const logged = await db.selectFrom("webhook_delivery_attempts").select("delivery_seq").execute();
     expect(logged).toEqual([{ delivery_seq: seq }]);
     expect([...owner.errors, ...other.errors]).toEqual([]);
+  });
+
+  it("run out under their own loop: it claims the row again without a second attempt, and counts it once", async () => {
+    await dueDeliveries(1);
+    const outbox = new SqlDeliveryOutbox(db, dialect);
+    const claimed: number[][] = [];
+    const watched: DeliveryOutbox = {
+      ...renewingWith(outbox, () => Promise.reject(new Error("connection refused"))),
+      claimDue: async (claim) => {
+        const rows = await outbox.claimDue(claim);
+        claimed.push(rows.map((row) => row.seq));
+        return rows;
+      },
+    };
+    let claimNow = Date.now();
+    const release = hold();
+    const owner = startLoop("owner", watched, { hold: release.promise, claimClock: { now: () => claimNow } });
+    await owner.loop.start();
+    await until(async () => owner.attempted.length === 1, "the attempt");
+    // The lease runs out unrenewed, and the loop, with slots free, finds the row due again.
+    claimNow += 2 * LEASE_MS;
+    await until(async () => claimed.filter((seqs) => seqs.length > 0).length === 2, "the second claim");
+
+    expect(owner.attempted).toHaveLength(1);
+    expect(owner.counted).toEqual([{ queue: "webhook_deliveries", rows: 1 }]);
+    release.resolve();
+    await owner.loop.idle();
+    expect((await claims()).map((row) => row.status)).toEqual(["delivered"]);
+    expect(owner.errors).toEqual([]);
   });
 });
 

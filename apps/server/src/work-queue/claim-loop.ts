@@ -170,11 +170,12 @@ export class ClaimLoop<Claim extends { seq: number }> {
         limit: free,
         ...(share ? { share: { perGroup: share.perGroup, inFlight: new Map(this.#inFlightByGroup) } } : {}),
       });
-      if (claims.length > 0) {
-        this.#options.meter.claimed(this.#options.queueName, claims.length);
-      }
+      let started = 0;
       for (const claim of claims) {
-        this.#track(claim, claimNow);
+        started += this.#track(claim, claimNow) ? 1 : 0;
+      }
+      if (started > 0) {
+        this.#options.meter.claimed(this.#options.queueName, started);
       }
       const nextDueAt = await queue.nextDueAt(claimClock.now());
       // Fewer rows than asked for although some were due: those wait for their group's attempts to end (which wakes
@@ -208,12 +209,15 @@ export class ClaimLoop<Claim extends { seq: number }> {
     }
   }
 
-  /** Attempts a claimed row, counting it in flight (and in its group's share) until the attempt ends. */
-  #track(claim: Claim, claimedAt: number): void {
+  /**
+   * Attempts a claimed row, counting it in flight (and in its group's share) until the attempt ends; false when the
+   * row was already in flight here.
+   */
+  #track(claim: Claim, claimedAt: number): boolean {
     if (this.#inFlight.has(claim.seq)) {
       // Its claim ran out unrenewed while its attempt still runs, and this loop claimed it again: one attempt at a
-      // time, the one in flight (which the new claim covers).
-      return;
+      // time, the one in flight (which the new claim covers), and the row is not counted as claimed twice.
+      return false;
     }
     this.#claimedAt.set(claim.seq, claimedAt);
     const group = this.#options.share?.groupOf(claim);
@@ -240,5 +244,6 @@ export class ClaimLoop<Claim extends { seq: number }> {
         }
       });
     this.#inFlight.set(claim.seq, attempt);
+    return true;
   }
 }
