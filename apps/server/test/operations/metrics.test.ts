@@ -3,8 +3,7 @@ import type { Relay } from "@pigeonhole/mail-testing";
 import { startRelay, swaks } from "@pigeonhole/mail-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_POOL_SIZE } from "../../src/storage/open-storage.ts";
-import type { CliProcess } from "../support/cli-process.ts";
-import { CLI_ENTRY, ON_FREE_PORTS, runCli, startCli } from "../support/cli-process.ts";
+import { CLI_ENTRY, ON_FREE_PORTS, runCli, startCli, waitForOutput } from "../support/cli-process.ts";
 import { connectStream } from "../support/event-stream-client.ts";
 import type { MetricsScrape } from "../support/metrics-scrape.ts";
 import { scrape, scrapeUntil } from "../support/metrics-scrape.ts";
@@ -231,7 +230,7 @@ describe("without --metrics-port", () => {
   it("nothing listens for metrics: the server's only ports are the APIs' and SMTP's", async () => {
     const cli = await runCli(["--memory", ...ON_FREE_PORTS]);
     try {
-      await bannerLine(cli, /Press Ctrl\+C/);
+      await waitForOutput(cli, "stdout", /Press Ctrl\+C/);
       expect(cli.stdout()).not.toContain("Metrics");
       const ports = listeningPorts(cli.child.pid ?? 0);
       expect(ports).toHaveLength(3);
@@ -247,7 +246,7 @@ describe("without --metrics-port", () => {
   it("with it (here from PIGEONHOLE_METRICS_PORT), the CLI listens on one port more, on loopback, named in its banner", async () => {
     const cli = await startCli(["--memory", ...ON_FREE_PORTS], { env: { PIGEONHOLE_METRICS_PORT: "0" } });
     try {
-      const url = (await bannerLine(cli, /Metrics +(http:\/\/\S+)/))[1] ?? "";
+      const url = (await waitForOutput(cli, "stdout", /Metrics +(http:\/\/\S+)/))[1] ?? "";
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       expect(listeningPorts(cli.child.pid ?? 0)).toHaveLength(4);
       expect((await scrape(url)).has("pigeonhole_smtp_sessions")).toBe(true);
@@ -265,21 +264,6 @@ describe("--help", () => {
     expect(help).toMatch(/--metrics-host <address>[\s\S]*PIGEONHOLE_METRICS_HOST[\s\S]*127\.0\.0\.1/);
   });
 });
-
-/** The banner's line matching `pattern`, once printed (it follows the addresses `runCli` waits for). */
-async function bannerLine(cli: CliProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const match = pattern.exec(cli.stdout());
-    if (match) {
-      return match;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`The banner has no line matching ${pattern}:\n${cli.stdout()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** The TCP ports process `pid` listens on, as `ss` lists them. */
 function listeningPorts(pid: number): number[] {

@@ -14,8 +14,7 @@ import { DEFAULT_TEST_CONTROL_KEY } from "../../src/options/defaults.ts";
 import { loadSpecBundle } from "../../src/spec/spec-bundle.ts";
 import { isPostgresUrl, openStorage } from "../../src/storage/open-storage.ts";
 import { expectedSchemaVersion } from "../../src/storage/schema-version.ts";
-import type { CliProcess } from "../support/cli-process.ts";
-import { ON_FREE_PORTS, startCli, TEST_KEYS } from "../support/cli-process.ts";
+import { ON_FREE_PORTS, startCli, TEST_KEYS, waitForOutput } from "../support/cli-process.ts";
 import { testControlOf } from "../support/test-control-requests.ts";
 import { newTestDatabase, testBackend } from "../support/test-database.ts";
 import { startTestServer } from "../support/test-server.ts";
@@ -72,20 +71,6 @@ const ready = async (url: string) => {
   const { status, body, headers } = await getRaw(`${url}/ready`);
   return { status, body, cacheControl: headers["cache-control"] };
 };
-
-/** Resolves once the CLI has written a line on stderr that `pattern` matches. */
-function stderrLine(cli: CliProcess, pattern: RegExp): Promise<void> {
-  return new Promise((resolve) => {
-    const look = () => {
-      if (pattern.test(cli.stderr())) {
-        cli.child.stderr.off("data", look);
-        resolve();
-      }
-    };
-    cli.child.stderr.on("data", look);
-    look();
-  });
-}
 
 /** The CLI's arguments for a database of this run's backend, with the development keys and test control on. */
 const cliDatabase = async () =>
@@ -168,9 +153,9 @@ describe("stopping on SIGTERM", () => {
 
       const slow = getRaw(`${cli.inboxUrl}/v0/inboxes`, { headers: AS_INBOX });
       // The server has the request: the fault that holds it says so as it applies.
-      await stderrLine(cli, /"msg":"fault applied"/);
+      await waitForOutput(cli, "stderr", /"msg":"fault applied"/);
       cli.child.kill("SIGTERM");
-      await stderrLine(cli, /"msg":"draining/);
+      await waitForOutput(cli, "stderr", /"msg":"draining/);
 
       for (const url of [cli.inboxUrl, cli.forumUrl]) {
         expect(await ready(url)).toEqual({
@@ -213,7 +198,7 @@ describe("stopping on SIGTERM", () => {
       action: { type: "delay", ms: 2_000 },
     });
     const slow = getRaw(`${cli.inboxUrl}/v0/inboxes`, { headers: AS_INBOX });
-    await stderrLine(cli, /"msg":"fault applied"/);
+    await waitForOutput(cli, "stderr", /"msg":"fault applied"/);
     cli.child.kill("SIGTERM");
     const answered = await slow;
     expect(answered.status).toBe(200);

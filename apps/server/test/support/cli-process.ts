@@ -83,3 +83,26 @@ export function startCli(args: string[], options: StartCliOptions = {}): Promise
     });
   });
 }
+
+/**
+ * The first match of `pattern` in what the CLI has written to `stream`, as soon as it is written; rejects if the CLI
+ * exits first, with what it wrote.
+ */
+export function waitForOutput(cli: CliProcess, stream: "stdout" | "stderr", pattern: RegExp): Promise<RegExpExecArray> {
+  const written = stream === "stdout" ? cli.stdout : cli.stderr;
+  return new Promise((resolve, reject) => {
+    const look = () => {
+      const match = pattern.exec(written());
+      if (match) {
+        cli.child[stream].off("data", look);
+        resolve(match);
+      }
+    };
+    cli.child[stream].on("data", look);
+    void cli.exited.then(({ code, signal }) => {
+      cli.child[stream].off("data", look);
+      reject(new Error(`The CLI exited (${code ?? signal}) without writing ${pattern} to ${stream}:\n${written()}`));
+    });
+    look();
+  });
+}

@@ -1,3 +1,5 @@
+import { vi } from "vitest";
+
 /** One scrape of `/metrics`: each sample's value by its name and labels, as Prometheus's text format writes them. */
 export class MetricsScrape {
   readonly text: string;
@@ -45,22 +47,21 @@ export async function scrape(url: string): Promise<MetricsScrape> {
  * Scrapes until `done` holds of a scrape (the work it counts has happened), for at most `timeoutMs`; answers that
  * scrape.
  */
-export async function scrapeUntil(
+export function scrapeUntil(
   url: string,
   done: (scrape: MetricsScrape) => boolean,
   timeoutMs = 15_000,
 ): Promise<MetricsScrape> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const current = await scrape(url);
-    if (done(current)) {
+  return vi.waitFor(
+    async () => {
+      const current = await scrape(url);
+      if (!done(current)) {
+        throw new Error(`The metrics have not reached what is waited for:\n${current.text}`);
+      }
       return current;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`The metrics did not reach what was waited for within ${timeoutMs} ms:\n${current.text}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+    },
+    { timeout: timeoutMs, interval: 50 },
+  );
 }
 
 function parseLabels(text: string): Record<string, string> {
