@@ -1,13 +1,11 @@
 import { mkdir, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations, type OperationEntry } from "../src/lib/openapi.ts";
 import { readBundle } from "../src/lib/prepare-site.ts";
 import { REFERENCE_SPECS, type ReferenceSpec } from "../src/lib/reference-specs.ts";
-import { type RunningSite, serveSite } from "../src/lib/serve.ts";
-import { assertBuilt, SCREENSHOTS, SITE_ROOT } from "./built-site.ts";
+import { type BrowsedSite, browseBuiltSite, SCREENSHOTS, SITE_ROOT } from "./built-site.ts";
 
 interface ReferencePage {
   spec: ReferenceSpec;
@@ -42,46 +40,20 @@ function normalizeCode(text: string): string {
 }
 
 describe("the built documentation site", () => {
-  let site: RunningSite;
-  let browser: Browser;
-  let context: BrowserContext;
-  /** Requests to any host but the site's own, which the context refuses. */
-  const foreignRequests: string[] = [];
+  let browsed: BrowsedSite;
+  const open = (route: string) => browsed.open(route);
 
   beforeAll(async () => {
-    assertBuilt();
-    site = await serveSite({ root: SITE_ROOT, port: 0 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const origin = new URL(site.url).origin;
-    await context.route("**/*", (route) => {
-      const url = route.request().url();
-      if (url.startsWith(`${origin}/`) || url.startsWith("data:")) {
-        return route.continue();
-      }
-      foreignRequests.push(url);
-      return route.abort("blockedbyclient");
-    });
+    browsed = await browseBuiltSite();
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await site?.close();
+    await browsed?.close();
   });
-
-  /** Opens a page and returns it with the errors it reports from now on. */
-  async function open(route: string): Promise<{ page: Page; errors: PageErrors }> {
-    const page = await context.newPage();
-    const errors = watchPageErrors(page);
-    const response = await page.goto(new URL(route, site.url).href, { waitUntil: "load" });
-    expect(response?.status(), `status of ${route}`).toBe(200);
-    return { page, errors };
-  }
 
   function expectClean(errors: PageErrors): void {
     expect(errors.list).toEqual([]);
-    expect(foreignRequests).toEqual([]);
+    expect(browsed.foreignRequests).toEqual([]);
   }
 
   it("shows the home page with both APIs and a way in", async () => {
@@ -98,7 +70,7 @@ describe("the built documentation site", () => {
     // Leaving a page that is still loading cancels its requests, which would show up as failures.
     await page.waitForLoadState("networkidle");
     await main.getByRole("link", { name: "Quickstart" }).first().click();
-    await page.waitForURL(new URL("/quickstart/", site.url).href);
+    await page.waitForURL(new URL("/quickstart/", browsed.site.url).href);
     await expect(page.locator("h1").first().textContent()).resolves.toBe("Quickstart");
     await page.close();
   });
@@ -145,9 +117,9 @@ describe("the built documentation site", () => {
   });
 
   it("answers an unknown address with the site's 404 page, which leads back in", async () => {
-    const page = await context.newPage();
+    const page = await browsed.context.newPage();
     const errors = watchPageErrors(page);
-    const response = await page.goto(new URL("/no-such-page/", site.url).href, { waitUntil: "load" });
+    const response = await page.goto(new URL("/no-such-page/", browsed.site.url).href, { waitUntil: "load" });
     expect(response?.status()).toBe(404);
     await expect(page.locator("h1").first().textContent()).resolves.toBe("Page not found");
     const translations = JSON.parse(await readFile(join(SITE_ROOT, "src/content/i18n/en.json"), "utf8")) as {
@@ -161,7 +133,7 @@ describe("the built documentation site", () => {
     expect(errors.list).toEqual([
       "console: Failed to load resource: the server responded with a status of 404 (Not Found)",
     ]);
-    expect(foreignRequests).toEqual([]);
+    expect(browsed.foreignRequests).toEqual([]);
     await page.close();
   });
 
@@ -385,7 +357,7 @@ describe("the built documentation site", () => {
 
     await page.waitForLoadState("networkidle");
     await sidebar.getByRole("link", { name: "Errors", exact: true }).click();
-    await page.waitForURL(new URL("/guides/errors/", site.url).href);
+    await page.waitForURL(new URL("/guides/errors/", browsed.site.url).href);
     await expect(page.locator("h1").first().textContent()).resolves.toBe("Errors");
     await page.waitForLoadState("networkidle");
 
@@ -395,7 +367,7 @@ describe("the built documentation site", () => {
       await votes.click();
     }
     await page.locator("nav[aria-label='Main']").getByRole("link", { name: "Vote on a post" }).click();
-    await page.waitForURL(new URL("/reference/forum/operations/votepost/", site.url).href);
+    await page.waitForURL(new URL("/reference/forum/operations/votepost/", browsed.site.url).href);
     await expect(page.locator("h1").first().textContent()).resolves.toBe("Vote on a post");
     expectClean(errors);
     await page.close();
@@ -411,7 +383,7 @@ describe("the built documentation site", () => {
     await input.waitFor({ state: "visible" });
     await input.fill(query);
 
-    const targetUrl = new URL(target, site.url);
+    const targetUrl = new URL(target, browsed.site.url);
     const result = page.locator(`dialog[open] a.pagefind-ui__result-link[href="${targetUrl.pathname}"]`).first();
     await result.waitFor({ state: "visible", timeout: 10_000 });
     await saveScreenshot(page, SCREENSHOTS, screenshot);

@@ -1,10 +1,9 @@
-import { launchChromium, type PageErrors, saveScreenshot, watchPageErrors } from "@pigeonhole/browser-testing";
+import { type PageErrors, saveScreenshot } from "@pigeonhole/browser-testing";
 import { type Server, startServer } from "@pigeonhole/server";
-import type { Browser, BrowserContext, Locator, Page, Request } from "playwright-core";
+import type { Locator, Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEVELOPMENT_KEYS } from "../src/components/reference/try-it-operation.ts";
-import { type RunningSite, serveSite } from "../src/lib/serve.ts";
-import { assertBuilt, SCREENSHOTS, SITE_ROOT } from "./built-site.ts";
+import { type BrowsedSite, browseBuiltSite, SCREENSHOTS } from "./built-site.ts";
 
 // The "Try it" panel of the reference's operation pages, in Chromium, sending real requests to a real server. Every
 // request the pages make is recorded, so the test can show where the API keys went: only to the chosen server.
@@ -23,44 +22,23 @@ const TYPED_KEY = "reader-typed-secret-7f3a9c";
 
 describe("the reference's Try it panel", () => {
   let server: Server;
-  let site: RunningSite;
-  let browser: Browser;
-  let context: BrowserContext;
+  let browsed: BrowsedSite;
   /** Every request of every page, with all its headers, read while its page is open. */
   const requests: Promise<{ url: string; headers: Record<string, string> }>[] = [];
-  /** Requests to any origin but the site's and the server's, which the context refuses. */
-  const foreignRequests: string[] = [];
 
   beforeAll(async () => {
-    assertBuilt();
     server = await startServer({ inboxPort: 0, forumPort: 0, database: ":memory:", logger: false });
-    site = await serveSite({ root: SITE_ROOT, port: 0 });
-    browser = await launchChromium();
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const allowed = [site.url, server.inbox.url, server.forum.url, NO_SERVER].map((url) => new URL(url).origin);
-    context.on("request", (request) => requests.push(recordRequest(request)));
-    await context.route("**/*", (route) => {
-      const url = route.request().url();
-      if (url.startsWith("data:") || allowed.includes(new URL(url).origin)) {
-        return route.continue();
-      }
-      foreignRequests.push(url);
-      return route.abort("blockedbyclient");
-    });
+    browsed = await browseBuiltSite([server.inbox.url, server.forum.url, NO_SERVER]);
+    browsed.context.on("request", (request) => requests.push(recordRequest(request)));
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await site?.close();
+    await browsed?.close();
     await server?.close();
   });
 
   async function open(route: string): Promise<{ page: Page; errors: PageErrors; panel: Locator }> {
-    const page = await context.newPage();
-    const errors = watchPageErrors(page);
-    const response = await page.goto(new URL(route, site.url).href, { waitUntil: "load" });
-    expect(response?.status(), `status of ${route}`).toBe(200);
+    const { page, errors } = await browsed.open(route);
     const panel = page.locator("pigeonhole-try-it");
     await expect(panel.count()).resolves.toBe(1);
     // Opened with the keyboard, as a reader without a mouse would.
@@ -204,10 +182,10 @@ describe("the reference's Try it panel", () => {
     }
     // Create, list, get (twice), the 404, the 401 and the forum's list carried a key; the registration did not.
     expect(carryingKey.length).toBeGreaterThanOrEqual(6);
-    expect(foreignRequests).toEqual([]);
+    expect(browsed.foreignRequests).toEqual([]);
 
-    const page = await context.newPage();
-    await page.goto(new URL("/reference/inbox/operations/listinboxes/", site.url).href);
+    const page = await browsed.context.newPage();
+    await page.goto(new URL("/reference/inbox/operations/listinboxes/", browsed.site.url).href);
     const kept = await page.evaluate(() =>
       JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie, location.href]),
     );
@@ -218,9 +196,9 @@ describe("the reference's Try it panel", () => {
   });
 
   it("reads without JavaScript, and says that sending needs it", async () => {
-    const plain = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await browsed.browser.newContext({ javaScriptEnabled: false });
     const page = await plain.newPage();
-    await page.goto(new URL("/reference/inbox/operations/sendmessage/", site.url).href);
+    await page.goto(new URL("/reference/inbox/operations/sendmessage/", browsed.site.url).href);
     await expect(page.locator("h1").first().textContent()).resolves.toBe("Send a message");
     const panel = page.locator("pigeonhole-try-it");
     await expect(panel.locator("[data-send]").isDisabled()).resolves.toBe(true);
