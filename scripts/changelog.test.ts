@@ -57,7 +57,8 @@ beforeAll(async () => {
   run("git", ["add", "."]);
   run("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "changes"]);
   run(process.execPath, [changesetBin, "version"]);
-});
+  // A git repository and a run of the changesets CLI take seconds alone and more beside the rest of the build.
+}, 120_000);
 
 afterAll(async () => {
   await rm(repo, { recursive: true, force: true });
