@@ -22,6 +22,8 @@ const EXAMPLE_IDS = {
   post: "7c9e6679-7425-40de-944b-e07fc1f90ae7",
   comment: "1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed",
   fault: "flt_2Vw8Hc5Nq1Lz7Rk4",
+  draft: "drf_3Kq8Zt1Vb6Xn2Lm4",
+  apiKey: "key_3f9a0c2e7b1d4a58",
 } as const;
 
 /** Reads a string at `path` in a JSON answer, failing with the answer when it is not there. */
@@ -64,6 +66,9 @@ const STEPS: readonly Step[] = [
   { api: "inbox", operationId: "getInbox" },
   { api: "inbox", operationId: "listDomains" },
   { api: "inbox", operationId: "getDomain" },
+  { api: "inbox", operationId: "getDomainZoneFile", expectOutput: async (stdout) => expect(stdout).toContain("IN MX") },
+  { api: "inbox", operationId: "createDomain" },
+  { api: "inbox", operationId: "verifyDomain" },
   {
     api: "inbox",
     operationId: "sendMessage",
@@ -98,6 +103,89 @@ const STEPS: readonly Step[] = [
   { api: "inbox", operationId: "replyToMessage" },
   { api: "inbox", operationId: "listThreads" },
   { api: "inbox", operationId: "getThread" },
+  { api: "inbox", operationId: "updateThread" },
+  {
+    api: "inbox",
+    operationId: "getThreadAttachment",
+    expectOutput: async (stdout, workDir) => {
+      expect(stdout).toBe("");
+      expect(await readFile(join(workDir, "invoice-2026-11.pdf"))).toEqual(Buffer.from("JVBERi0xLjQK", "base64"));
+    },
+  },
+  {
+    api: "inbox",
+    operationId: "getDownload",
+    // A signed link to the attachment sendMessage.sh attached, as a request for JSON gets one.
+    before: async (server) => {
+      const headers = { authorization: `Bearer ${server.inbox.apiKey}`, accept: "application/json" };
+      const inboxPath = `${server.inbox.url}/v0/inboxes/support@pigeonhole.test`;
+      const list = (await (await fetch(`${inboxPath}/messages?limit=100`, { headers })).json()) as {
+        messages: { message_id: string; attachments: { attachment_id: string }[] }[];
+      };
+      const message = list.messages.find((each) => each.attachments.length > 0);
+      const attachmentPath = `${encodeURIComponent(message?.message_id ?? "")}/attachments/${message?.attachments[0]?.attachment_id}`;
+      const link = await (await fetch(`${inboxPath}/messages/${attachmentPath}`, { headers })).json();
+      return [["eyJ2IjoxfQ.c2lnbmF0dXJl", stringAt(link, "download_url").split("/v0/downloads/")[1] ?? ""]];
+    },
+    expectOutput: async (_stdout, workDir) => {
+      expect(await readFile(join(workDir, "invoice-2026-11.pdf"))).toEqual(Buffer.from("JVBERi0xLjQK", "base64"));
+    },
+  },
+  { api: "inbox", operationId: "listPodThreads" },
+  { api: "inbox", operationId: "getPodThread" },
+  { api: "inbox", operationId: "batchGetMessages" },
+  { api: "inbox", operationId: "batchUpdateMessages" },
+  { api: "inbox", operationId: "replyAllMessage" },
+  { api: "inbox", operationId: "forwardMessage" },
+  { api: "inbox", operationId: "sendMessageAtSendPath" },
+  { api: "inbox", operationId: "searchInboxes", expectOutput: async (stdout) => expect(stdout).toContain("support@") },
+  { api: "inbox", operationId: "searchMessages", expectOutput: async (stdout) => expect(stdout).toContain("invoice") },
+  { api: "inbox", operationId: "searchThreads", expectOutput: async (stdout) => expect(stdout).toContain("invoice") },
+  {
+    api: "inbox",
+    operationId: "searchPodThreads",
+    expectOutput: async (stdout) => expect(stdout).toContain("invoice"),
+  },
+  {
+    api: "inbox",
+    operationId: "listInboxEvents",
+    expectOutput: async (stdout) => expect(stdout).toContain("message."),
+  },
+  { api: "inbox", operationId: "getEventMetrics", expectOutput: async (stdout) => expect(stdout).toContain("count") },
+  { api: "inbox", operationId: "getInboxEventMetrics" },
+  {
+    api: "inbox",
+    operationId: "createDraft",
+    remember: (answer) => [[EXAMPLE_IDS.draft, stringAt(answer, "draft_id")]],
+  },
+  { api: "inbox", operationId: "listDrafts" },
+  { api: "inbox", operationId: "getDraft" },
+  { api: "inbox", operationId: "updateDraft" },
+  { api: "inbox", operationId: "listPodDrafts" },
+  { api: "inbox", operationId: "getPodDraft" },
+  { api: "inbox", operationId: "sendDraft" },
+  {
+    api: "inbox",
+    operationId: "deleteDraft",
+    // The draft before was sent, and so is gone: another one to delete.
+    before: async (server) => {
+      const draft = await inboxCall(server, "POST", "/v0/inboxes/support%40pigeonhole.test/drafts", { subject: "x" });
+      return [[EXAMPLE_IDS.draft, stringAt(draft, "draft_id")]];
+    },
+  },
+  // Allow and block lists, each removed again before the next steps send anything.
+  { api: "inbox", operationId: "createListEntry" },
+  { api: "inbox", operationId: "listListEntries", expectOutput: async (stdout) => expect(stdout).toContain("spam@") },
+  { api: "inbox", operationId: "getListEntry", expectOutput: async (stdout) => expect(stdout).toContain("spam@") },
+  { api: "inbox", operationId: "deleteListEntry" },
+  { api: "inbox", operationId: "createInboxListEntry" },
+  {
+    api: "inbox",
+    operationId: "listInboxListEntries",
+    expectOutput: async (stdout) => expect(stdout).toContain("partner.example"),
+  },
+  { api: "inbox", operationId: "getInboxListEntry" },
+  { api: "inbox", operationId: "deleteInboxListEntry" },
   // After the sends: the webhook points at a host of the examples, and no mail may trigger a delivery to it.
   {
     api: "inbox",
@@ -106,6 +194,7 @@ const STEPS: readonly Step[] = [
   },
   { api: "inbox", operationId: "listWebhooks" },
   { api: "inbox", operationId: "getWebhook" },
+  { api: "inbox", operationId: "editWebhook" },
   {
     api: "inbox",
     operationId: "listWebhookDeliveries",
@@ -127,13 +216,34 @@ const STEPS: readonly Step[] = [
   { api: "inbox", operationId: "redeliverWebhookDelivery" },
   { api: "inbox", operationId: "updateWebhook" },
   { api: "inbox", operationId: "deleteWebhook" },
+  // The message goes, then the rest of its thread (the reply is still in it).
+  { api: "inbox", operationId: "deleteMessage" },
+  { api: "inbox", operationId: "deleteThread" },
   // Last of the inbox: it takes the messages and threads every step above reads.
+  {
+    api: "inbox",
+    operationId: "createApiKey",
+    remember: (answer) => [[EXAMPLE_IDS.apiKey, stringAt(answer, "api_key_id")]],
+  },
+  { api: "inbox", operationId: "listApiKeys" },
+  { api: "inbox", operationId: "getApiKey" },
+  { api: "inbox", operationId: "deleteApiKey" },
+  { api: "inbox", operationId: "getAuthIdentity" },
+  { api: "inbox", operationId: "updateInbox" },
   { api: "inbox", operationId: "deleteInbox" },
   { api: "forum", operationId: "registerAgent", registers: (answer) => stringAt(answer, "api_key") },
   { api: "forum", operationId: "getMe" },
   { api: "forum", operationId: "createCommunity" },
   { api: "forum", operationId: "listCommunities" },
   { api: "forum", operationId: "getCommunity" },
+  // The development agent created `planning`, so it owns it, and makes the registered agent a moderator.
+  { api: "forum", operationId: "addModerator" },
+  {
+    api: "forum",
+    operationId: "listModerators",
+    expectOutput: async (stdout) => expect(stdout).toContain('"name":"ada"'),
+  },
+  { api: "forum", operationId: "deleteModerator" },
   {
     api: "forum",
     operationId: "createPost",
@@ -147,10 +257,39 @@ const STEPS: readonly Step[] = [
     remember: (answer) => [[EXAMPLE_IDS.comment, stringAt(answer, "comment", "id")]],
   },
   { api: "forum", operationId: "listComments" },
+  { api: "forum", operationId: "getComment" },
+  { api: "forum", operationId: "voteComment", asRegisteredAgent: true },
   { api: "forum", operationId: "votePost", asRegisteredAgent: true },
+  { api: "forum", operationId: "getAgentProfile" },
+  { api: "forum", operationId: "updateMe" },
+  { api: "forum", operationId: "followAgent" },
+  { api: "forum", operationId: "deleteFollow" },
+  { api: "forum", operationId: "subscribeCommunity" },
+  { api: "forum", operationId: "deleteSubscription" },
+  { api: "forum", operationId: "getFeed" },
+  { api: "forum", operationId: "listSearchResults" },
   // Last: the comment first, since deleting the post takes its comments with it.
   { api: "forum", operationId: "deleteComment" },
   { api: "forum", operationId: "deletePost" },
+  // Pins need a community with an owner (`general` has none): a post in `planning`, which the development agent owns.
+  {
+    api: "forum",
+    operationId: "pinPost",
+    before: async (server) => {
+      const headers = { authorization: `Bearer ${server.forum.apiKey}`, "content-type": "application/json" };
+      const community = await fetch(`${server.forum.url}/api/v1/communities/planning`, { headers });
+      const communityId = stringAt(await community.json(), "community", "id");
+      const created = await fetch(`${server.forum.url}/api/v1/posts`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ title: "Read this first", content: "What belongs here.", community_id: communityId }),
+      });
+      expect(created.status).toBe(201);
+      return [[EXAMPLE_IDS.post, stringAt(await created.json(), "post", "id")]];
+    },
+    expectOutput: async (stdout) => expect(stdout).toContain('"pinned":true'),
+  },
+  { api: "forum", operationId: "deletePin" },
   // Test control, on the inbox's port. The clock is frozen and moved a day ahead, and stays so: nothing after depends
   // on real time.
   { api: "test-control", operationId: "getClock" },

@@ -28,6 +28,7 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
     "Order 1042\nHello, my order list is attached. Can you ship it this week?\n[ 'received' ]\n",
   ],
   ["guides/inbox-labels.ts", "Order 1042 [ 'received', 'orders', 'priority' ]\n400 SYSTEM_LABEL\n"],
+  ["guides/inbox-search.ts", "Order 1042 from ada@pigeonhole.test\nOrder 1042 1\n"],
   [
     "guides/inbox-reply.ts",
     "Order 1042 | to support@pigeonhole.test, accounts@example.com\nRe: Order 1042 | to ada@pigeonhole.test, accounts@example.com\n",
@@ -37,13 +38,21 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
     "order-1042.csv item,quantity\nstamps,200\n\nFrom: ada@pigeonhole.test\nSubject: Order 1042\n",
   ],
   ["guides/inbox-delete.ts", "ada@pigeonhole.test: 404\nsupport still holds 1 of her orders\n"],
+  ["guides/drafts.ts", "[ 'ada@example.com' ] [ 'invoice.txt' ]\nYour November invoice [ 'sent', 'billing' ]\n"],
   ["guides/quickstart.ts", 'has "Hello from the quickstart"'],
   ["guides/home.ts", "hello@pigeonhole.test sent <"],
   ["guides/pagination.ts", "alice@pigeonhole.test"],
   ["guides/retries.ts", "@pigeonhole.test>"],
   ["guides/errors.ts", "not_found_error"],
   ["guides/rate-limits.ts", "of 1000 left"],
-  ["guides/email-domains.ts", "pigeonhole.test VERIFIED\n400 DOMAIN_NOT_HOSTED domain\n"],
+  [
+    "guides/email-domains.ts",
+    "pigeonhole.test VERIFIED\n  publish MX pigeonhole.test: pigeonhole.test\n  publish TXT pigeonhole.test: v=spf1 mx ~all\n  publish TXT _dmarc.pigeonhole.test: v=DMARC1; p=none\n400 DOMAIN_NOT_HOSTED domain\n",
+  ],
+  [
+    "guides/agentmail-sdk.ts",
+    "sdk-agent@pigeonhole.test pod\npigeonhole.test\n400 domains are managed by the operator\n",
+  ],
   ["forum/registerAgent.ts", "acting as ada"],
   ["forum/getMe.ts", "pigeonhole-dev"],
   ["forum/createCommunity.ts", "planning planning"],
@@ -53,13 +62,17 @@ const RUNNABLE: readonly [file: string, prints: string][] = [
   ["forum/listPosts.ts", "Planning retrieval before generation"],
   [
     "guides/forum-votes.ts",
-    "new posts: Newer > Older\none upvote: Newer > Older\ntwo upvotes: Older > Newer\n2 up\nremoved null\n400 SELF_VOTE\n",
+    "new posts: Newer > Older\none upvote: Older > Newer\ntwo upvotes: Older > Newer\n2 up\nremoved null\n400 SELF_VOTE\n",
   ],
   [
     "guides/forum-deletes.ts",
     "403 FORBIDDEN\n(no author): [deleted]\n  pigeonhole-dev: Fixed, thanks.\nthe post is gone: NOT_FOUND\n",
   ],
   ["guides/forum-idempotency.ts", "true\n409 IDEMPOTENCY_KEY_REUSED\n"],
+  [
+    "guides/forum-threads.ts",
+    "upvoted 1\nShort: three steps. (1)\n  Three worked for me. (0)\nAs long as the task. (0)\ntrue\n403 FORBIDDEN\n",
+  ],
   // Last: a registered webhook points at a host of the examples, and no further mail may trigger a delivery to it.
   ["inbox/createWebhook.ts", "whsec_"],
   ["inbox/listWebhooks.ts", "https://hooks.example.com/pigeonhole enabled"],

@@ -20,6 +20,7 @@ import { type FanOutResult, runFanOut } from "./fan-out.ts";
 import { renderFanOut } from "./fan-out-report.ts";
 import { runLoad } from "./load.ts";
 import { type MailMeasurement, renderMailTable } from "./mail-report.ts";
+import { measureSearch, renderSearchRow, SEARCH_SIZES, SEARCH_TABLE_HEADER } from "./message-search.ts";
 import { canReadProcessCpu } from "./process-cpu.ts";
 import { runRelaySend } from "./relay-send.ts";
 import { goalVerdicts, type MeasuredScenario, renderTable, renderVerdicts } from "./report.ts";
@@ -44,6 +45,7 @@ const VOTERS = 499;
 /** The parts of a configuration's run besides its scenarios, by the names `BENCH_SCENARIOS` selects them with. */
 const FAN_OUT_PART = "event fan-out";
 const MAIL_PART = "mail";
+const MESSAGE_SEARCH_PART = "message search";
 
 /** The scenarios `BENCH_SCENARIOS` selects, all of them when it is unset. */
 const selectedScenarios = (settings: BenchSettings, seeded: SeededData) =>
@@ -63,7 +65,12 @@ function checkScenarioFilters(settings: BenchSettings): void {
     voterKeys: Array.from({ length: VOTERS }, (_, i) => voterKey(i)),
     attachments: ATTACHMENT_SIZES.map((size) => ({ size, path: "" })),
   };
-  const names = [...benchScenarios(TEST_KEYS, planned).map((scenario) => scenario.name), FAN_OUT_PART, MAIL_PART];
+  const names = [
+    ...benchScenarios(TEST_KEYS, planned).map((scenario) => scenario.name),
+    FAN_OUT_PART,
+    MAIL_PART,
+    MESSAGE_SEARCH_PART,
+  ];
   const unmatched = unmatchedFilters(settings, names);
   if (unmatched.length > 0) {
     throw new BenchSettingsError(
@@ -440,6 +447,21 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
     }
     out();
   }
+  if (selectsPart(settings, MESSAGE_SEARCH_PART)) {
+    await reportMessageSearch(database, inbox, cleanup);
+  }
+}
+
+/** Message search at each size of one inbox, with getting one message as the baseline (see message-search.ts). */
+async function reportMessageSearch(database: PreparedDatabase, podOfInbox: string, cleanup: Cleanup): Promise<void> {
+  out(
+    `${database.title}, 1 instance: search over one inbox of ${SEARCH_SIZES.map((size) => size.toLocaleString("en-US")).join(" and ")} ` +
+      "messages (stored through the database; 6-word subjects, 60 words of text, 30 of html, from 5,000 words), " +
+      "requests one after another on one connection",
+  );
+  out(`  ${SEARCH_TABLE_HEADER}`);
+  await measureSearch(database, TEST_KEYS.inbox, podOfInbox, cleanup, (row) => out(`  ${renderSearchRow(row)}`));
+  out();
 }
 
 /** Runs the benchmark as `BENCH_*` variables in `env` set it, printing a table per database and instance count. */

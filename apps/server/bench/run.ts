@@ -10,6 +10,8 @@
 // runs only the scenarios whose names hold one of its comma-separated, case-insensitive pieces, and the event fan-out
 // and the mail scenarios only when a piece names them ("fan-out", "mail"): BENCH_SCENARIOS="list posts,vote" measures
 // those two HTTP scenarios and nothing else.
+// Message search: one inbox filled to 10,000 and then 100,000 messages, each size searched over HTTP next to getting
+// one message (the part "message search").
 import { runBenchmark } from "./benchmark.ts";
 
 await runBenchmark(process.env);

@@ -96,7 +96,15 @@ async function send(sent: SentRequest, authorization?: string): Promise<Answer> 
  * thrown, so that one run shows every kind of failure with reproductions.
  */
 export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: FuzzTarget) {
-  const pool = new IdPool();
+  // Path parameters naming a resource by a field that is no `*_id` nor a `name` (`entry`, `token`) are filed too.
+  const namedKeys = model.operations.flatMap((operation) =>
+    operation.pathParameters
+      .map((parameter) => parameter.name)
+      .filter(
+        (name) => !name.endsWith("_id") && !name.endsWith("_name") && !operation.enumPathParameters.includes(name),
+      ),
+  );
+  const pool = new IdPool(namedKeys);
   const values = createSchemaValues(model.document, target.hostedDomains ?? []);
   const oracle = createSpecOracle(model);
   const envelope = createSpecAjv(model.document, `${model.service}-fuzz-envelope`).compile(
@@ -142,7 +150,13 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
       answer = await send(sent);
     } catch (error) {
       report.answered(operationId, null);
-      report.failed({ kind: "noAnswer", detail: String(error), reproduction: describeExchange(sent, "no answer", "") });
+      // fetch's own message ("fetch failed") says nothing; its cause names what the socket saw (reset, closed, timeout).
+      const cause = error instanceof Error && error.cause !== undefined ? ` (${String(error.cause)})` : "";
+      report.failed({
+        kind: "noAnswer",
+        detail: `${String(error)}${cause}`,
+        reproduction: describeExchange(sent, "no answer", ""),
+      });
       return;
     }
     report.answered(operationId, answer.status);
@@ -176,7 +190,14 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
     }
     if (sent.method === "DELETE") {
       const last = sent.operation.pathParameters.at(-1)?.name;
-      if (last !== undefined) {
+      // A DELETE on a path ending in a word (`/follow`, `/subscribe`) removes a relation, not what the path names.
+      // One keyed together with words choosing its collection (a list entry under `/lists/send/block`) is gone from that
+      // collection only, and may live on in another: the fuzzer cannot say the id alone names nothing.
+      if (
+        last !== undefined &&
+        sent.operation.path.endsWith(`{${last}}`) &&
+        sent.operation.enumPathParameters.length === 0
+      ) {
         pool.remove(last, sent.pathValues[last] ?? "");
       }
     }

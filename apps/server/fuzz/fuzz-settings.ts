@@ -8,7 +8,15 @@ export interface FuzzSettings {
   timeLimitMs: number;
 }
 
-const DEFAULTS: FuzzSettings = { seed: 20_261_125, runs: 1_500, timeLimitMs: 15_000 };
+/**
+ * Requests drawn per operation of a service: the budget grows with the spec, so that each operation is drawn often
+ * enough to reach its success path (about one draw in three is valid and names live ids).
+ */
+const RUNS_PER_OPERATION = 45;
+/** Wall-clock allowance per request drawn: a few times what a request takes on a loaded two-core machine. */
+const MS_PER_RUN = 30;
+const MIN_TIME_LIMIT_MS = 15_000;
+const SEED = 20_261_125;
 
 function integerFromEnvironment(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -22,10 +30,12 @@ function integerFromEnvironment(name: string, fallback: number): number {
   return value;
 }
 
-export function fuzzSettings(): FuzzSettings {
+/** The settings for a service of `operationCount` operations; FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_LIMIT_MS override. */
+export function fuzzSettings(operationCount: number): FuzzSettings {
+  const runs = integerFromEnvironment("FUZZ_RUNS", operationCount * RUNS_PER_OPERATION);
   return {
-    seed: integerFromEnvironment("FUZZ_SEED", DEFAULTS.seed),
-    runs: integerFromEnvironment("FUZZ_RUNS", DEFAULTS.runs),
-    timeLimitMs: integerFromEnvironment("FUZZ_TIME_LIMIT_MS", DEFAULTS.timeLimitMs),
+    seed: integerFromEnvironment("FUZZ_SEED", SEED),
+    runs,
+    timeLimitMs: integerFromEnvironment("FUZZ_TIME_LIMIT_MS", Math.max(MIN_TIME_LIMIT_MS, runs * MS_PER_RUN)),
   };
 }

@@ -13,8 +13,11 @@ const singular = (plural: string): string =>
 
 const isNested = (value: unknown) => value !== null && typeof value === "object";
 
-/** Ids compare as the services compare them: addresses without regard to case. */
-const identity = (id: string) => (id.includes("@") ? id.toLowerCase() : id);
+/**
+ * Ids compare as the services compare them: addresses and domains (an allow or block list's entry) without regard to
+ * case or surrounding spaces.
+ */
+const identity = (id: string) => (id.includes("@") || id.includes(".") ? id.trim().toLowerCase() : id);
 
 /** An id as filed: the name it goes by, and the id. */
 export interface FiledId {
@@ -29,6 +32,11 @@ export interface FiledId {
  * `community` as a `community_name`; `next_page_token` is filed as a `page_token`.
  */
 export class IdPool {
+  /**
+   * Fields filed under their own name although it does not end in `_id`: path parameters that name a resource by a
+   * field of its own (a list entry's `entry`, a download's `token`).
+   */
+  readonly #namedKeys: ReadonlySet<string>;
   readonly #ids: Record<Owner, Map<string, string[]>> = { own: new Map(), foreign: new Map() };
   readonly #gone: FiledId[] = [];
   /** For an id removed because its parent was deleted, that parent. */
@@ -40,6 +48,10 @@ export class IdPool {
   readonly #records: Map<string, string>[] = [];
   /** The ids created under another (a post's comments), which go when it goes. */
   readonly #children = new Map<string, FiledId[]>();
+
+  constructor(namedKeys: Iterable<string> = []) {
+    this.#namedKeys = new Set(namedKeys);
+  }
 
   /**
    * Files every id of an answer and answers those it had not seen. `context` holds the ids the request named (its
@@ -70,11 +82,12 @@ export class IdPool {
           // `next_page_token` and `next_offset` are what `page_token` and `offset` take next.
           this.add(key.slice("next_".length), String(value), owner);
         } else if (typeof value === "string") {
-          const idKey = key.endsWith("_id")
-            ? key
-            : (key === "id" || key === "name") && parentKey !== null
-              ? `${singular(parentKey)}_${key}`
-              : null;
+          const idKey =
+            key.endsWith("_id") || this.#namedKeys.has(key)
+              ? key
+              : (key === "id" || key === "name") && parentKey !== null
+                ? `${singular(parentKey)}_${key}`
+                : null;
           if (idKey !== null) {
             if (this.add(idKey, value, owner)) {
               filed.push({ key: idKey, id: value });

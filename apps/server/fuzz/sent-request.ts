@@ -107,7 +107,8 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
         }
       }
     }
-    if (!pool.isKnown(value)) {
+    // A word choosing a collection (`send`, `block`) is no id: never issued, yet naming nothing missing.
+    if (!pool.isKnown(value) && !draft.operation.enumPathParameters.includes(name)) {
       missing.push(`${name} (never issued)`);
     }
     pathValues[name] = value;

@@ -19,6 +19,11 @@ export interface FuzzOperation {
   /** The spec's path template, such as `/v0/inboxes/{inbox_id}`. */
   path: string;
   pathParameters: ParameterObject[];
+  /**
+   * Path parameters that take one of a fixed set of words (`/lists/{direction}/{type}`): they choose a collection, they
+   * are no ids, so no value of theirs is ever "issued" and none names something missing.
+   */
+  enumPathParameters: string[];
   queryParameters: ParameterObject[];
   headerParameters: ParameterObject[];
   body: { schema: JsonSchema; required: boolean } | null;
@@ -66,6 +71,9 @@ export function loadServiceModel(service: ServiceName): ServiceModel {
       method: method.toUpperCase(),
       path,
       pathParameters: parameters.filter((p) => p.in === "path"),
+      enumPathParameters: parameters
+        .filter((p) => p.in === "path" && Array.isArray(dereference(document, p.schema).enum))
+        .map((p) => p.name),
       queryParameters: parameters.filter((p) => p.in === "query"),
       headerParameters: parameters.filter((p) => p.in === "header"),
       body: jsonBody ? { schema: jsonBody.schema, required: operation.requestBody?.required ?? false } : null,
@@ -75,6 +83,19 @@ export function loadServiceModel(service: ServiceName): ServiceModel {
     };
   });
   return { service, document, operations };
+}
+
+/** A schema with its `$ref`s followed to what they name. */
+function dereference(document: OpenApiDocument, schema: JsonSchema): JsonSchema {
+  let current = schema;
+  for (let hops = 0; typeof current.$ref === "string" && hops < 20; hops++) {
+    let target: unknown = document;
+    for (const part of current.$ref.replace(/^#\//, "").split("/")) {
+      target = (target as Record<string, unknown> | undefined)?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+    }
+    current = (target ?? {}) as JsonSchema;
+  }
+  return current;
 }
 
 function readBackOf(path: string, getPaths: string[]): ReadBack | null {

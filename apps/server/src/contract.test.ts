@@ -9,6 +9,7 @@ import {
   startTestServer,
 } from "../test/support/test-server.ts";
 import { startWebhookReceiver } from "../test/support/webhook-receiver.ts";
+import { API_KEYS_PER_POD } from "./inbox/key-handlers.ts";
 import type { ServiceName } from "./spec/spec-bundle.ts";
 import { documentOperations, loadSpecBundle } from "./spec/spec-bundle.ts";
 
@@ -27,7 +28,7 @@ let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
   // Two webhooks per pod: the contract's pod reaches the cap with its second and is refused a third.
-  t = await startTestServer({ webhooksPerPod: 2 });
+  t = await startTestServer({ webhooksPerPod: 2, listEntriesPerPod: 2 });
   // One request per minute per key, on a clock that never moves: a key's second request is always a 429.
   limited = await startTestServer({
     clock,
@@ -209,6 +210,100 @@ describe("inbox contract", () => {
     await unauthorized.POST(replyRoute, { params: replyPath, body: { text: "x" } });
     await (await exhaustedInbox()).POST(replyRoute, { params: replyPath, body: { text: "x" } });
 
+    // AgentMail's message operations: send at its path, reply all, forward, batches, delete
+    const sendPathRoute = "/v0/inboxes/{inbox_id}/messages/send" as const;
+    const keyedSendPath = { params: { path, header: { "Idempotency-Key": "contract-send-path" } } };
+    expectData(await c.POST(sendPathRoute, { ...keyedSendPath, body: { to: "ada@example.com", text: "Hi" } }));
+    await c.POST(sendPathRoute, { ...keyedSendPath, body: { to: "ada@example.com", text: "Other" } });
+    await c.POST(sendPathRoute, { params: { path }, body: { to: "not an address" } });
+    await c.POST(sendPathRoute, { params: { path }, body: { to: "ada@example.com", text: TOO_BIG_INBOX } });
+    await stranger.POST(sendPathRoute, { params: { path }, body: { to: "ada@example.com" } });
+    await unauthorized.POST(sendPathRoute, { params: { path }, body: { to: "ada@example.com" } });
+    await (await exhaustedInbox()).POST(sendPathRoute, { params: { path }, body: { to: "ada@example.com" } });
+    for (const [route, body] of [
+      ["/v0/inboxes/{inbox_id}/messages/{message_id}/reply-all", { text: "All" }],
+      ["/v0/inboxes/{inbox_id}/messages/{message_id}/forward", { to: "grace@example.com", text: "See below" }],
+    ] as const) {
+      const keyed = { params: { ...replyPath, header: { "Idempotency-Key": `contract-${route.length}` } } };
+      expectData(await c.POST(route, { ...keyed, body }));
+      await c.POST(route, { ...keyed, body: { ...body, text: "Other" } });
+      await c.POST(route, { params: replyPath, body: { ...body, text: 1 as unknown as string } });
+      await c.POST(route, { params: replyPath, body: { ...body, text: TOO_BIG_INBOX } });
+      await stranger.POST(route, { params: replyPath, body });
+      await unauthorized.POST(route, { params: replyPath, body });
+      await (await exhaustedInbox()).POST(route, { params: replyPath, body });
+    }
+    for (const route of [
+      "/v0/inboxes/{inbox_id}/messages/batch-get",
+      "/v0/inboxes/{inbox_id}/messages/batch-update",
+    ] as const) {
+      const body = { message_ids: [attached.message_id], add_labels: ["batched"] };
+      const request = route.endsWith("get") ? { message_ids: body.message_ids } : body;
+      expectData(await c.POST(route, { params: { path }, body: request }));
+      await c.POST(route, { params: { path }, body: { message_ids: [] } });
+      await c.POST(route, { params: { path }, body: { message_ids: [TOO_BIG_INBOX] } });
+      await stranger.POST(route, { params: { path }, body: request });
+      await unauthorized.POST(route, { params: { path }, body: request });
+      await (await exhaustedInbox()).POST(route, { params: { path }, body: request });
+    }
+    const messageRoute = "/v0/inboxes/{inbox_id}/messages/{message_id}" as const;
+    await c.DELETE(messageRoute, { params: { path: { ...attachedPath, inbox_id: "bad" } } });
+    await stranger.DELETE(messageRoute, { params: { path: attachedPath } });
+    await unauthorized.DELETE(messageRoute, { params: { path: attachedPath } });
+    await (await exhaustedInbox()).DELETE(messageRoute, { params: { path: attachedPath } });
+
+    // Threads: relabel, an attachment by thread, every inbox's threads, delete
+    const threadRoute = "/v0/inboxes/{inbox_id}/threads/{thread_id}" as const;
+    const attachedThread = { params: { path: { ...path, thread_id: attached.thread_id } } };
+    expectData(await c.PATCH(threadRoute, { ...attachedThread, body: { add_labels: ["important"] } }));
+    await c.PATCH(threadRoute, { ...attachedThread, body: { add_labels: ["received"] } });
+    await c.PATCH(threadRoute, { ...attachedThread, body: { add_labels: [TOO_BIG_INBOX] } });
+    await stranger.PATCH(threadRoute, { ...attachedThread, body: {} });
+    await unauthorized.PATCH(threadRoute, { ...attachedThread, body: {} });
+    await (await exhaustedInbox()).PATCH(threadRoute, { ...attachedThread, body: {} });
+    const threadAttachmentRoute = "/v0/inboxes/{inbox_id}/threads/{thread_id}/attachments/{attachment_id}" as const;
+    const threadAttachmentPath = {
+      params: { path: { ...attachedThread.params.path, attachment_id: attachmentId ?? "" } },
+    };
+    expectData(await c.GET(threadAttachmentRoute, { ...threadAttachmentPath, parseAs: "arrayBuffer" }));
+    await c.GET(threadAttachmentRoute, { params: { path: { ...threadAttachmentPath.params.path, inbox_id: "bad" } } });
+    await stranger.GET(threadAttachmentRoute, threadAttachmentPath);
+    await unauthorized.GET(threadAttachmentRoute, threadAttachmentPath);
+    await (await exhaustedInbox()).GET(threadAttachmentRoute, threadAttachmentPath);
+    expectData(await c.GET("/v0/threads", { params: { query: { limit: 5 } } }));
+    await c.GET("/v0/threads", { params: { query: { limit: 500 } } });
+    await unauthorized.GET("/v0/threads", {});
+    await (await exhaustedInbox()).GET("/v0/threads", {});
+    const podThreadPath = { params: { path: { thread_id: attached.thread_id } } };
+    expectData(await c.GET("/v0/threads/{thread_id}", podThreadPath));
+    await c.GET("/v0/threads/{thread_id}", { params: { path: { thread_id: "thd_\u0000" } } });
+    await stranger.GET("/v0/threads/{thread_id}", podThreadPath);
+    await unauthorized.GET("/v0/threads/{thread_id}", podThreadPath);
+    await (await exhaustedInbox()).GET("/v0/threads/{thread_id}", podThreadPath);
+
+    // A signed download link, as a request for JSON gets one; it needs no key
+    const jsonLink = await fetch(
+      `${t.server.inbox.url}/v0/inboxes/${encodeURIComponent(path.inbox_id)}/messages/${encodeURIComponent(attached.message_id)}/attachments/${attachmentId}`,
+      { headers: { authorization: `Bearer ${t.server.inbox.apiKey}`, accept: "application/json" } },
+    );
+    const { download_url: downloadUrl } = (await jsonLink.json()) as { download_url: string };
+    const token = downloadUrl.split("/v0/downloads/")[1] ?? "";
+    expectData(
+      await unauthorized.GET("/v0/downloads/{token}", { params: { path: { token } }, parseAs: "arrayBuffer" }),
+    );
+    await unauthorized.GET("/v0/downloads/{token}", { params: { path: { token: "x".repeat(5000) } } });
+    await unauthorized.GET("/v0/downloads/{token}", { params: { path: { token: `${token}x` } } });
+    const limitedLinks = inboxClient(limited.server.inbox.url, "not-a-key");
+    await limitedLinks.GET("/v0/downloads/{token}", { params: { path: { token } } });
+    await limitedLinks.GET("/v0/downloads/{token}", { params: { path: { token } } });
+
+    await c.DELETE(threadRoute, { params: { path: { ...attachedThread.params.path, inbox_id: "bad" } } });
+    await stranger.DELETE(threadRoute, attachedThread);
+    await unauthorized.DELETE(threadRoute, attachedThread);
+    await (await exhaustedInbox()).DELETE(threadRoute, attachedThread);
+    expect((await c.DELETE(messageRoute, { params: { path: replyPath.path } })).response.status).toBe(204);
+    expect((await c.DELETE(threadRoute, attachedThread)).response.status).toBe(204);
+
     // Webhooks
     const hook = expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url, client_id: "contract-hook" } }));
     await c.POST("/v0/webhooks", { body: { url: "not a url" } });
@@ -261,12 +356,23 @@ describe("inbox contract", () => {
     await (await exhaustedInbox()).DELETE("/v0/webhooks/{webhook_id}", hookPath);
     expect((await c.DELETE("/v0/webhooks/{webhook_id}", hookPath)).response.status).toBe(204);
 
-    // Deleting an inbox
-    await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: "not-an-address" } } });
-    await stranger.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
-    await unauthorized.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
-    await (await exhaustedInbox()).DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
-    expect((await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path } })).response.status).toBe(204);
+    // Search
+    const searchQuery = { q: "contract" };
+    expectData(await c.GET("/v0/inboxes/search", { params: { query: searchQuery } }));
+    await c.GET("/v0/inboxes/search", { params: { query: { q: "@@" } } });
+    await unauthorized.GET("/v0/inboxes/search", { params: { query: searchQuery } });
+    await (await exhaustedInbox()).GET("/v0/inboxes/search", { params: { query: searchQuery } });
+    for (const route of ["/v0/inboxes/{inbox_id}/messages/search", "/v0/inboxes/{inbox_id}/threads/search"] as const) {
+      expectData(await c.GET(route, { params: { path, query: searchQuery } }));
+      await c.GET(route, { params: { path, query: { q: "contract", before: "yesterday" } } });
+      await stranger.GET(route, { params: { path, query: searchQuery } });
+      await unauthorized.GET(route, { params: { path, query: searchQuery } });
+      await (await exhaustedInbox()).GET(route, { params: { path, query: searchQuery } });
+    }
+    expectData(await c.GET("/v0/threads/search", { params: { query: searchQuery } }));
+    await c.GET("/v0/threads/search", { params: { query: { q: "x".repeat(257) } } });
+    await unauthorized.GET("/v0/threads/search", { params: { query: searchQuery } });
+    await (await exhaustedInbox()).GET("/v0/threads/search", { params: { query: searchQuery } });
 
     // Domains
     expectData(await c.GET("/v0/domains", {}));
@@ -279,10 +385,219 @@ describe("inbox contract", () => {
     await c.GET("/v0/domains/{domain_id}", { params: { path: { domain_id: "partner.example" } } });
     await unauthorized.GET("/v0/domains/{domain_id}", domainPath);
     await (await exhaustedInbox()).GET("/v0/domains/{domain_id}", domainPath);
+    const zoneRoute = "/v0/domains/{domain_id}/zone-file" as const;
+    expectData(await c.GET(zoneRoute, { ...domainPath, parseAs: "text" }));
+    await c.GET(zoneRoute, { params: { path: { domain_id: "x".repeat(254) } } });
+    await c.GET(zoneRoute, { params: { path: { domain_id: "partner.example" } } });
+    await unauthorized.GET(zoneRoute, domainPath);
+    await (await exhaustedInbox()).GET(zoneRoute, domainPath);
+    expectData(await c.POST("/v0/domains", { body: { domain: "pigeonhole.test" } }));
+    await c.POST("/v0/domains", { body: { domain: "partner.example" } });
+    await c.POST("/v0/domains", { body: { domain: TOO_BIG_INBOX } });
+    await unauthorized.POST("/v0/domains", { body: { domain: "pigeonhole.test" } });
+    await (await exhaustedInbox()).POST("/v0/domains", { body: { domain: "pigeonhole.test" } });
+    const verifyRoute = "/v0/domains/{domain_id}/verify" as const;
+    expect((await c.POST(verifyRoute, domainPath)).response.status).toBe(204);
+    await c.POST(verifyRoute, { params: { path: { domain_id: "x".repeat(254) } } });
+    await c.POST(verifyRoute, { params: { path: { domain_id: "partner.example" } } });
+    await unauthorized.POST(verifyRoute, domainPath);
+    await (await exhaustedInbox()).POST(verifyRoute, domainPath);
+
+    // Updating an inbox and editing a webhook (AgentMail's PATCH)
+    const kept = expectData(await c.POST("/v0/inboxes", { body: { username: "contract-kept" } }));
+    const keptPath = { params: { path: { inbox_id: kept.inbox_id } } };
+    expectData(await c.PATCH("/v0/inboxes/{inbox_id}", { ...keptPath, body: { metadata: { tier: 1 } } }));
+    await c.PATCH("/v0/inboxes/{inbox_id}", { ...keptPath, body: { display_name: "x".repeat(300) } });
+    await c.PATCH("/v0/inboxes/{inbox_id}", { ...keptPath, body: { display_name: TOO_BIG_INBOX } });
+    await stranger.PATCH("/v0/inboxes/{inbox_id}", { ...keptPath, body: {} });
+    await unauthorized.PATCH("/v0/inboxes/{inbox_id}", { ...keptPath, body: {} });
+    await (await exhaustedInbox()).PATCH("/v0/inboxes/{inbox_id}", { ...keptPath, body: {} });
+    const edited = expectData(await c.POST("/v0/webhooks", { body: { url: receiver.url } }));
+    const editedPath = { params: { path: { webhook_id: edited.webhook_id } } };
+    expectData(await c.PATCH("/v0/webhooks/{webhook_id}", { ...editedPath, body: { add_inbox_ids: [kept.inbox_id] } }));
+    await c.PATCH("/v0/webhooks/{webhook_id}", { ...editedPath, body: { enabled: "no" as unknown as boolean } });
+    await c.PATCH("/v0/webhooks/{webhook_id}", { ...editedPath, body: { client_id: "contract-hook-2" } });
+    await c.PATCH("/v0/webhooks/{webhook_id}", {
+      ...editedPath,
+      body: { url: `https://x.example.com/${TOO_BIG_INBOX}` },
+    });
+    await stranger.PATCH("/v0/webhooks/{webhook_id}", { ...editedPath, body: {} });
+    await unauthorized.PATCH("/v0/webhooks/{webhook_id}", { ...editedPath, body: {} });
+    await (await exhaustedInbox()).PATCH("/v0/webhooks/{webhook_id}", { ...editedPath, body: {} });
+
+    // Events and their counts
+    expectData(await c.POST("/v0/inboxes/{inbox_id}/messages", { ...keptPath, body: { to: kept.inbox_id } }));
+    const eventsRoute = "/v0/inboxes/{inbox_id}/events" as const;
+    expect(expectData(await c.GET(eventsRoute, keptPath)).events.length).toBeGreaterThan(0);
+    await c.GET(eventsRoute, { params: { ...keptPath.params, query: { limit: 500 } } });
+    await stranger.GET(eventsRoute, keptPath);
+    await unauthorized.GET(eventsRoute, keptPath);
+    await (await exhaustedInbox()).GET(eventsRoute, keptPath);
+    const inboxMetricsRoute = "/v0/inboxes/{inbox_id}/metrics/events" as const;
+    expectData(await c.GET(inboxMetricsRoute, keptPath));
+    await c.GET(inboxMetricsRoute, { params: { ...keptPath.params, query: { period: 0 } } });
+    await stranger.GET(inboxMetricsRoute, keptPath);
+    await unauthorized.GET(inboxMetricsRoute, keptPath);
+    await (await exhaustedInbox()).GET(inboxMetricsRoute, keptPath);
+    expectData(await c.GET("/v0/metrics/events", { params: { query: { event_types: ["message.sent"] } } }));
+    await c.GET("/v0/metrics/events", { params: { query: { event_types: ["message.lost"] } } });
+    await unauthorized.GET("/v0/metrics/events", {});
+    await (await exhaustedInbox()).GET("/v0/metrics/events", {});
+
+    // API keys and auth/me
+    const me = expectData(await c.GET("/v0/auth/me", {}));
+    await unauthorized.GET("/v0/auth/me", {});
+    await (await exhaustedInbox()).GET("/v0/auth/me", {});
+    const newKey = expectData(await c.POST("/v0/api-keys", { body: { name: "contract" } }));
+    await c.POST("/v0/api-keys", { body: { permissions: {} } as never });
+    await c.POST("/v0/api-keys", { body: { name: TOO_BIG_INBOX } });
+    await unauthorized.POST("/v0/api-keys", { body: {} });
+    await (await exhaustedInbox()).POST("/v0/api-keys", { body: {} });
+    const crowded = await t.newInboxTenant();
+    for (let created = 1; created < API_KEYS_PER_POD; created += 10) {
+      await Promise.all(
+        Array.from({ length: Math.min(10, API_KEYS_PER_POD - created) }, () =>
+          crowded.POST("/v0/api-keys", { body: {} }),
+        ),
+      );
+    }
+    await crowded.POST("/v0/api-keys", { body: {} });
+    expectData(await c.GET("/v0/api-keys", {}));
+    await c.GET("/v0/api-keys", { params: { query: { limit: 500 } } });
+    await unauthorized.GET("/v0/api-keys", {});
+    await (await exhaustedInbox()).GET("/v0/api-keys", {});
+    const keyPath = { params: { path: { api_key_id: newKey.api_key_id } } };
+    expectData(await c.GET("/v0/api-keys/{api_key_id}", keyPath));
+    await c.GET("/v0/api-keys/{api_key_id}", { params: { path: { api_key_id: "k".repeat(65) } } });
+    await stranger.GET("/v0/api-keys/{api_key_id}", keyPath);
+    await unauthorized.GET("/v0/api-keys/{api_key_id}", keyPath);
+    await (await exhaustedInbox()).GET("/v0/api-keys/{api_key_id}", keyPath);
+    await c.DELETE("/v0/api-keys/{api_key_id}", { params: { path: { api_key_id: "k".repeat(65) } } });
+    await stranger.DELETE("/v0/api-keys/{api_key_id}", keyPath);
+    await unauthorized.DELETE("/v0/api-keys/{api_key_id}", keyPath);
+    await (await exhaustedInbox()).DELETE("/v0/api-keys/{api_key_id}", keyPath);
+    expect((await c.DELETE("/v0/api-keys/{api_key_id}", keyPath)).response.status).toBe(204);
+    await c.DELETE("/v0/api-keys/{api_key_id}", { params: { path: { api_key_id: me.api_key_id } } });
+
+    // Drafts, an inbox's and the pod's
+    const drafting = expectData(await c.POST("/v0/inboxes", { body: { username: "contract-drafts" } }));
+    const draftsRoute = "/v0/inboxes/{inbox_id}/drafts" as const;
+    const draftsPath = { params: { path: { inbox_id: drafting.inbox_id } } };
+    const oversize = { text: "x".repeat(11 * 1024 * 1024) };
+    const draft = expectData(await c.POST(draftsRoute, { ...draftsPath, body: { to: ["ada@example.com"] } }));
+    await c.POST(draftsRoute, { ...draftsPath, body: { send_at: "tomorrow" } });
+    await c.POST(draftsRoute, { ...draftsPath, body: oversize });
+    await stranger.POST(draftsRoute, { ...draftsPath, body: {} });
+    await unauthorized.POST(draftsRoute, { ...draftsPath, body: {} });
+    await (await exhaustedInbox()).POST(draftsRoute, { ...draftsPath, body: {} });
+    expectData(await c.GET(draftsRoute, draftsPath));
+    await c.GET(draftsRoute, { params: { ...draftsPath.params, query: { limit: 500 } } });
+    await stranger.GET(draftsRoute, draftsPath);
+    await unauthorized.GET(draftsRoute, draftsPath);
+    await (await exhaustedInbox()).GET(draftsRoute, draftsPath);
+    const draftRoute = "/v0/inboxes/{inbox_id}/drafts/{draft_id}" as const;
+    const draftPath = { params: { path: { inbox_id: drafting.inbox_id, draft_id: draft.draft_id } } };
+    const badInboxPath = { params: { path: { inbox_id: "not-an-address", draft_id: draft.draft_id } } };
+    expectData(await c.GET(draftRoute, draftPath));
+    await c.GET(draftRoute, badInboxPath);
+    await stranger.GET(draftRoute, draftPath);
+    await unauthorized.GET(draftRoute, draftPath);
+    await (await exhaustedInbox()).GET(draftRoute, draftPath);
+    expectData(await c.PATCH(draftRoute, { ...draftPath, body: { subject: "Contract" } }));
+    await c.PATCH(draftRoute, { ...draftPath, body: { send_at: "tomorrow" } });
+    await c.PATCH(draftRoute, { ...draftPath, body: oversize });
+    await stranger.PATCH(draftRoute, { ...draftPath, body: {} });
+    await unauthorized.PATCH(draftRoute, { ...draftPath, body: {} });
+    await (await exhaustedInbox()).PATCH(draftRoute, { ...draftPath, body: {} });
+    expectData(await c.GET("/v0/drafts", {}));
+    await c.GET("/v0/drafts", { params: { query: { limit: 500 } } });
+    await unauthorized.GET("/v0/drafts", {});
+    await (await exhaustedInbox()).GET("/v0/drafts", {});
+    const podDraftPath = { params: { path: { draft_id: draft.draft_id } } };
+    expectData(await c.GET("/v0/drafts/{draft_id}", podDraftPath));
+    await c.GET("/v0/drafts/{draft_id}", { params: { path: { draft_id: "d".repeat(65) } } });
+    await stranger.GET("/v0/drafts/{draft_id}", podDraftPath);
+    await unauthorized.GET("/v0/drafts/{draft_id}", podDraftPath);
+    await (await exhaustedInbox()).GET("/v0/drafts/{draft_id}", podDraftPath);
+    const sendRoute = "/v0/inboxes/{inbox_id}/drafts/{draft_id}/send" as const;
+    const unaddressed = expectData(await c.POST(draftsRoute, { ...draftsPath, body: {} }));
+    const unaddressedPath = { params: { path: { inbox_id: drafting.inbox_id, draft_id: unaddressed.draft_id } } };
+    await c.POST(sendRoute, { ...unaddressedPath, body: {} });
+    await c.POST(sendRoute, { ...draftPath, body: oversize as never });
+    await stranger.POST(sendRoute, { ...draftPath, body: {} });
+    await unauthorized.POST(sendRoute, { ...draftPath, body: {} });
+    await (await exhaustedInbox()).POST(sendRoute, { ...draftPath, body: {} });
+    expectData(await c.POST(sendRoute, { ...draftPath, body: { add_labels: ["contract"] } }));
+    await c.DELETE(draftRoute, badInboxPath);
+    await stranger.DELETE(draftRoute, unaddressedPath);
+    await unauthorized.DELETE(draftRoute, unaddressedPath);
+    await (await exhaustedInbox()).DELETE(draftRoute, unaddressedPath);
+    expect((await c.DELETE(draftRoute, unaddressedPath)).response.status).toBe(204);
+
+    // Allow and block lists, the pod's and an inbox's; the pod holds 2 entries at most (listEntriesPerPod)
+    const listRoute = "/v0/lists/{direction}/{type}" as const;
+    const listPath = { params: { path: { direction: "receive", type: "block" } as const } };
+    const listEntryRoute = "/v0/lists/{direction}/{type}/{entry}" as const;
+    const listEntryPath = { params: { path: { ...listPath.params.path, entry: "spam@example.com" } } };
+    const badEntryPath = { params: { path: { ...listPath.params.path, entry: "not a domain" } } };
+    expectData(await c.POST(listRoute, { ...listPath, body: { entry: "spam@example.com" } }));
+    await c.POST(listRoute, { ...listPath, body: { entry: "not a domain" } });
+    await c.POST(listRoute, { ...listPath, body: { entry: TOO_BIG_INBOX } });
+    await unauthorized.POST(listRoute, { ...listPath, body: { entry: "example.com" } });
+    await (await exhaustedInbox()).POST(listRoute, { ...listPath, body: { entry: "example.com" } });
+    expectData(await c.GET(listRoute, listPath));
+    await c.GET(listRoute, { params: { ...listPath.params, query: { limit: 500 } } });
+    await unauthorized.GET(listRoute, listPath);
+    await (await exhaustedInbox()).GET(listRoute, listPath);
+    expectData(await c.GET(listEntryRoute, listEntryPath));
+    await c.GET(listEntryRoute, badEntryPath);
+    await stranger.GET(listEntryRoute, listEntryPath);
+    await unauthorized.GET(listEntryRoute, listEntryPath);
+    await (await exhaustedInbox()).GET(listEntryRoute, listEntryPath);
+    const inboxListRoute = "/v0/inboxes/{inbox_id}/lists/{direction}/{type}" as const;
+    const inboxListPath = { params: { path: { ...path, direction: "send", type: "allow" } as const } };
+    const inboxEntryRoute = "/v0/inboxes/{inbox_id}/lists/{direction}/{type}/{entry}" as const;
+    const inboxEntryPath = { params: { path: { ...inboxListPath.params.path, entry: "partner.example" } } };
+    expectData(await c.POST(inboxListRoute, { ...inboxListPath, body: { entry: "partner.example" } }));
+    await c.POST(inboxListRoute, { ...inboxListPath, body: { entry: "one-too-many.example" } });
+    await c.POST(listRoute, { ...listPath, body: { entry: "one-too-many.example" } });
+    await c.POST(inboxListRoute, { ...inboxListPath, body: { entry: "ada@" } });
+    await c.POST(inboxListRoute, { ...inboxListPath, body: { entry: TOO_BIG_INBOX } });
+    await stranger.POST(inboxListRoute, { ...inboxListPath, body: { entry: "example.com" } });
+    await unauthorized.POST(inboxListRoute, { ...inboxListPath, body: { entry: "example.com" } });
+    await (await exhaustedInbox()).POST(inboxListRoute, { ...inboxListPath, body: { entry: "example.com" } });
+    expectData(await c.GET(inboxListRoute, inboxListPath));
+    await c.GET(inboxListRoute, { params: { ...inboxListPath.params, query: { page_token: "not-issued" } } });
+    await stranger.GET(inboxListRoute, inboxListPath);
+    await unauthorized.GET(inboxListRoute, inboxListPath);
+    await (await exhaustedInbox()).GET(inboxListRoute, inboxListPath);
+    expectData(await c.GET(inboxEntryRoute, inboxEntryPath));
+    await c.GET(inboxEntryRoute, { params: { path: { ...inboxEntryPath.params.path, entry: "-bad.example" } } });
+    await stranger.GET(inboxEntryRoute, inboxEntryPath);
+    await unauthorized.GET(inboxEntryRoute, inboxEntryPath);
+    await (await exhaustedInbox()).GET(inboxEntryRoute, inboxEntryPath);
+    await c.DELETE(inboxEntryRoute, { params: { path: { ...inboxEntryPath.params.path, entry: "-bad.example" } } });
+    await stranger.DELETE(inboxEntryRoute, inboxEntryPath);
+    await unauthorized.DELETE(inboxEntryRoute, inboxEntryPath);
+    await (await exhaustedInbox()).DELETE(inboxEntryRoute, inboxEntryPath);
+    expect((await c.DELETE(inboxEntryRoute, inboxEntryPath)).response.status).toBe(204);
+    await c.DELETE(listEntryRoute, badEntryPath);
+    await stranger.DELETE(listEntryRoute, listEntryPath);
+    await unauthorized.DELETE(listEntryRoute, listEntryPath);
+    await (await exhaustedInbox()).DELETE(listEntryRoute, listEntryPath);
+    expect((await c.DELETE(listEntryRoute, listEntryPath)).response.status).toBe(204);
+
+    // Deleting an inbox: last, as every block above reads the contract inbox
+    await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path: { inbox_id: "not-an-address" } } });
+    await stranger.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
+    await unauthorized.DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
+    await (await exhaustedInbox()).DELETE("/v0/inboxes/{inbox_id}", { params: { path } });
+    expect((await c.DELETE("/v0/inboxes/{inbox_id}", { params: { path } })).response.status).toBe(204);
 
     const missing = documentedStatuses("inbox").filter((entry) => !observedResponses.has(entry));
     expect(missing).toEqual([]);
-  });
+    // Several hundred requests on two databases: more than the default 30 s when the machine is loaded.
+  }, 120_000);
 });
 
 describe("forum contract", () => {
@@ -349,7 +664,7 @@ describe("forum contract", () => {
       await other.GET("/api/v1/posts", { params: { query: { sort: "new", community: "contract", limit: 10 } } }),
     );
     expect(listed.posts.map((p) => p.id)).toEqual([post.id]);
-    await c.GET("/api/v1/posts", { params: { query: { sort: "top" as "hot" } } });
+    await c.GET("/api/v1/posts", { params: { query: { sort: "best" as "hot" } } });
     await unauthorized.GET("/api/v1/posts", {});
     await (await exhaustedForum()).GET("/api/v1/posts", {});
 
@@ -399,8 +714,122 @@ describe("forum contract", () => {
     await unauthorized.POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
     await (await exhaustedForum()).POST("/api/v1/posts/{post_id}/vote", { ...postPath, body: { direction: "up" } });
 
-    // Deletes
+    // Profiles, follows, subscriptions, the feed and search
+    const profileQuery = { params: { query: { name: "other-agent" } } };
+    expectData(await c.GET("/api/v1/agents/profile", profileQuery));
+    await c.GET("/api/v1/agents/profile", { params: { query: { name: "Bad Name" } } });
+    await c.GET("/api/v1/agents/profile", { params: { query: { name: "nobody-here" } } });
+    await unauthorized.GET("/api/v1/agents/profile", profileQuery);
+    await (await exhaustedForum()).GET("/api/v1/agents/profile", profileQuery);
+    expectData(await other.PATCH("/api/v1/agents/me", { body: { description: "Checks too.", metadata: { a: 1 } } }));
+    await other.PATCH("/api/v1/agents/me", { body: { metadata: { text: "x".repeat(5000) } } });
+    await other.PATCH("/api/v1/agents/me", { body: { description: TOO_BIG_FORUM } });
+    await unauthorized.PATCH("/api/v1/agents/me", { body: {} });
+    await (await exhaustedForum()).PATCH("/api/v1/agents/me", { body: {} });
+    const followPath = { params: { path: { agent_name: "other-agent" } } };
+    // Following and subscribing, then undoing both: each of the four with every documented answer.
+    const badAgent = { params: { path: { agent_name: "Bad Name" } } };
+    const missingAgent = { params: { path: { agent_name: "nobody-here" } } };
+    const badCommunity = { params: { path: { community_name: "Bad Name" } } };
+    const missingCommunity = { params: { path: { community_name: "nowhere" } } };
+    const followRoute = "/api/v1/agents/{agent_name}/follow" as const;
+    const subscribeRoute = "/api/v1/communities/{community_name}/subscribe" as const;
+    expectData(await c.POST(followRoute, followPath));
+    await c.POST(followRoute, badAgent);
+    await c.POST(followRoute, missingAgent);
+    await unauthorized.POST(followRoute, followPath);
+    await (await exhaustedForum()).POST(followRoute, followPath);
+    expectData(await c.POST(subscribeRoute, communityPath));
+    await c.POST(subscribeRoute, badCommunity);
+    await c.POST(subscribeRoute, missingCommunity);
+    await unauthorized.POST(subscribeRoute, communityPath);
+    await (await exhaustedForum()).POST(subscribeRoute, communityPath);
+    expectData(await c.DELETE(followRoute, followPath));
+    await c.DELETE(followRoute, badAgent);
+    await c.DELETE(followRoute, missingAgent);
+    await unauthorized.DELETE(followRoute, followPath);
+    await (await exhaustedForum()).DELETE(followRoute, followPath);
+    expectData(await c.DELETE(subscribeRoute, communityPath));
+    await c.DELETE(subscribeRoute, badCommunity);
+    await c.DELETE(subscribeRoute, missingCommunity);
+    await unauthorized.DELETE(subscribeRoute, communityPath);
+    await (await exhaustedForum()).DELETE(subscribeRoute, communityPath);
+    const selfFollow = await other.POST("/api/v1/agents/{agent_name}/follow", followPath);
+    expect(selfFollow.error?.code).toBe("SELF_FOLLOW");
+    expectData(await c.GET("/api/v1/feed", { params: { query: { sort: "new", limit: 10 } } }));
+    await c.GET("/api/v1/feed", { params: { query: { sort: "sideways" as "new" } } });
+    await unauthorized.GET("/api/v1/feed", {});
+    await (await exhaustedForum()).GET("/api/v1/feed", {});
+    const found = expectData(await c.GET("/api/v1/search", { params: { query: { q: "contract", type: "all" } } }));
+    expect(found.results.map((r) => r.id)).toContain(post.id);
+    await c.GET("/api/v1/search", { params: { query: { q: "" } } });
+    await unauthorized.GET("/api/v1/search", { params: { query: { q: "contract" } } });
+    await (await exhaustedForum()).GET("/api/v1/search", { params: { query: { q: "contract" } } });
+
+    // Comment votes and single comments
     const commentPath = { params: { path: { comment_id: comment.id } } };
+    const missingComment = { params: { path: { comment_id: MISSING_UUID } } };
+    const up = { direction: "up" as const };
+    expectData(await other.POST("/api/v1/comments/{comment_id}/vote", { ...commentPath, body: up }));
+    const selfCommentVote = await c.POST("/api/v1/comments/{comment_id}/vote", { ...commentPath, body: up });
+    expect(selfCommentVote.error?.code).toBe("SELF_VOTE");
+    await other.POST("/api/v1/comments/{comment_id}/vote", { ...missingComment, body: up });
+    await other.POST("/api/v1/comments/{comment_id}/vote", {
+      ...commentPath,
+      body: { direction: TOO_BIG_FORUM as "up" },
+    });
+    await unauthorized.POST("/api/v1/comments/{comment_id}/vote", { ...commentPath, body: up });
+    await (await exhaustedForum()).POST("/api/v1/comments/{comment_id}/vote", { ...commentPath, body: up });
+    expect(expectData(await other.GET("/api/v1/comments/{comment_id}", commentPath)).comment.my_vote).toBe("up");
+    await c.GET("/api/v1/comments/{comment_id}", { params: { path: { comment_id: "not-a-uuid" } } });
+    await c.GET("/api/v1/comments/{comment_id}", missingComment);
+    await unauthorized.GET("/api/v1/comments/{comment_id}", commentPath);
+    await (await exhaustedForum()).GET("/api/v1/comments/{comment_id}", commentPath);
+
+    // Moderators and pins: the agent of `c` created `contract`, so it owns it.
+    const outsider = await t.newForumAgent("outsider-agent");
+    const moderators = "/api/v1/communities/{community_name}/moderators" as const;
+    const nowhere = { params: { path: { community_name: "nowhere" } } };
+    expectData(await c.POST(moderators, { ...communityPath, body: { agent_name: "other-agent" } }));
+    await c.POST(moderators, { ...communityPath, body: { agent_name: "Bad Name" } });
+    await outsider.POST(moderators, { ...communityPath, body: { agent_name: "outsider-agent" } });
+    await c.POST(moderators, { ...nowhere, body: { agent_name: "other-agent" } });
+    await c.POST(moderators, { ...communityPath, body: { agent_name: TOO_BIG_FORUM } });
+    await unauthorized.POST(moderators, { ...communityPath, body: { agent_name: "other-agent" } });
+    await (await exhaustedForum()).POST(moderators, { ...communityPath, body: { agent_name: "other-agent" } });
+    expect(expectData(await outsider.GET(moderators, communityPath)).moderators.map((m) => m.name)).toEqual([
+      "other-agent",
+    ]);
+    await c.GET(moderators, { params: { path: { community_name: "Bad Name" } } });
+    await c.GET(moderators, nowhere);
+    await unauthorized.GET(moderators, communityPath);
+    await (await exhaustedForum()).GET(moderators, communityPath);
+    const pinPath = "/api/v1/posts/{post_id}/pin" as const;
+    expect(expectData(await other.POST(pinPath, postPath)).post.pinned).toBe(true);
+    await c.POST(pinPath, badPath);
+    await outsider.POST(pinPath, postPath);
+    await c.POST(pinPath, missingPath);
+    for (const title of ["second", "third", "fourth"]) {
+      const more = expectData(await c.POST("/api/v1/posts", { body: { ...postBody, title } })).post;
+      await c.POST(pinPath, { params: { path: { post_id: more.id } } });
+    }
+    await unauthorized.POST(pinPath, postPath);
+    await (await exhaustedForum()).POST(pinPath, postPath);
+    expect((await other.DELETE(pinPath, postPath)).response.status).toBe(204);
+    await c.DELETE(pinPath, badPath);
+    await outsider.DELETE(pinPath, postPath);
+    await c.DELETE(pinPath, missingPath);
+    await unauthorized.DELETE(pinPath, postPath);
+    await (await exhaustedForum()).DELETE(pinPath, postPath);
+    const removal = { params: { ...communityPath.params, query: { agent_name: "other-agent" } } };
+    await outsider.DELETE(moderators, removal);
+    await c.DELETE(moderators, { params: { ...communityPath.params, query: { agent_name: "Bad Name" } } });
+    await c.DELETE(moderators, { params: { ...nowhere.params, query: { agent_name: "other-agent" } } });
+    await unauthorized.DELETE(moderators, removal);
+    await (await exhaustedForum()).DELETE(moderators, removal);
+    expect((await c.DELETE(moderators, removal)).response.status).toBe(204);
+
+    // Deletes
     const forbiddenComment = await other.DELETE("/api/v1/comments/{comment_id}", commentPath);
     expect(forbiddenComment.error?.code).toBe("FORBIDDEN");
     await c.DELETE("/api/v1/comments/{comment_id}", { params: { path: { comment_id: "not-a-uuid" } } });

@@ -96,6 +96,11 @@ export interface ServerOptions {
    */
   webhooksPerPod?: number;
   /**
+   * Allow and block list entries one pod may have over all its lists and its inboxes' lists
+   * (`DEFAULT_LIST_ENTRIES_PER_POD` unless given): adding one more answers 409 `LIST_LIMIT_REACHED`.
+   */
+  listEntriesPerPod?: number;
+  /**
    * How often the live event stream reads the event log for events no notification announced (PostgreSQL NOTIFY, or
    * this instance's own commits). A safety net: events normally arrive at once. Default 2 s.
    */
@@ -196,6 +201,7 @@ export interface ResolvedOptions {
   webhookClaimMs: number;
   claimLeaseMs: number;
   webhooksPerPod: number;
+  listEntriesPerPod: number;
   eventPollMs: number;
   websocketConnectionsPerKey: number;
   shutdownGraceMs: number;
@@ -434,6 +440,7 @@ export function resolveOptions(
     webhookClaimMs: positiveInteger("webhookClaimMs", options.webhookClaimMs ?? DEFAULTS.webhookClaimMs),
     claimLeaseMs: claimLease(options.claimLeaseMs ?? DEFAULTS.claimLeaseMs),
     webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULTS.webhooksPerPod),
+    listEntriesPerPod: positiveInteger("listEntriesPerPod", options.listEntriesPerPod ?? DEFAULTS.listEntriesPerPod),
     eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? DEFAULTS.eventPollMs),
     websocketConnectionsPerKey: positiveInteger(
       "websocketConnectionsPerKey",

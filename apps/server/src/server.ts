@@ -94,6 +94,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     testControl?.onClockForward(() => {
       workers.delivery.wake();
       workers.mail?.wake();
+      workers.drafts.wake();
       void parts.pruner.prune();
     });
     const eventStream = startLiveEvents(parts, testControl?.notifyWaits);
@@ -104,6 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server<s
     }
     await workers.delivery.start();
     await workers.mail?.start();
+    await workers.drafts.start();
     await listenForScrapes(parts);
     const server = runningServer(parts, endpoints, apiKeys);
     logStarted(context, server);

@@ -40,12 +40,11 @@ type Responses<Operation, Status> = Operation extends { responses: infer R } ? R
 type SuccessMedia<Operation> =
   Responses<Operation, OkStatus> extends { content: infer Content } ? keyof Content : never;
 
-/** Whether an operation's success has a body and none of it is JSON: a download. */
-type IsDownload<Operation> = [SuccessMedia<Operation>] extends [never]
-  ? false
-  : [Extract<SuccessMedia<Operation>, JsonMedia>] extends [never]
-    ? true
-    : false;
+/**
+ * Whether an operation's success has a body that is not JSON: a download. Bytes are its default answer, even where it
+ * also documents a JSON alternative that a request asks for with `Accept` (which these clients never send).
+ */
+type IsDownload<Operation> = [Exclude<SuccessMedia<Operation>, JsonMedia>] extends [never] ? false : true;
 
 /** The empty object type: `Empty extends T` holds when `T` has no required key. */
 // biome-ignore lint/complexity/noBannedTypes: the empty object type is what this names.
@@ -67,8 +66,10 @@ type BodyOf<Operation> = Operation extends { requestBody: infer Body }
       : { body?: ContentOf<NonNullable<Body>, AnyMedia> }
     : { body?: never };
 
-/** Keys of `T` whose values are arrays. */
-type ArrayKeys<T> = { [K in keyof T]-?: T[K] extends readonly unknown[] ? K : never }[keyof T];
+/** The names of `T`'s array properties; a map's index signature (`{ [type: string]: T[] }`) names none. */
+type ArrayKeys<T> = {
+  [K in keyof T]-?: string extends K ? never : number extends K ? never : T[K] extends readonly unknown[] ? K : never;
+}[keyof T];
 
 /** Whether `K` is exactly one key: for each member, removing it leaves nothing. */
 type IsOneKey<K> = [K] extends [never]

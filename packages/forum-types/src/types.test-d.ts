@@ -49,6 +49,7 @@ describe("Post", () => {
       author: Author;
       community: Community;
       my_vote: VoteDirection | null;
+      pinned: boolean;
     }>();
     expectTypeOf<Author>().toEqualTypeOf<{ id: string; name: string }>();
     expectTypeOf<Community>().toEqualTypeOf<{ id: string; name: string; display_name: string }>();
@@ -82,8 +83,18 @@ describe("Post", () => {
 });
 
 describe("agents", () => {
-  it("are {id, name, description (nullable), created_at}", () => {
-    expectTypeOf<Agent>().toEqualTypeOf<{ id: string; name: string; description: string | null; created_at: string }>();
+  it("are {id, name, description (nullable), created_at}, with their metadata and exact counts", () => {
+    expectTypeOf<Agent>().toEqualTypeOf<{
+      id: string;
+      name: string;
+      description: string | null;
+      metadata: { [key: string]: unknown } | null;
+      karma: number;
+      follower_count: number;
+      following_count: number;
+      post_count: number;
+      created_at: string;
+    }>();
   });
 
   it("register with a name and an optional description, with no key, and get their API key once", () => {
@@ -109,6 +120,7 @@ describe("communities", () => {
       name: string;
       display_name: string;
       description: string | null;
+      subscriber_count: number;
       created_at: string;
     }>();
   });
@@ -169,16 +181,21 @@ describe("list envelopes", () => {
     }>();
   });
 
-  it("take sort (hot or new), limit and offset on posts, limit and offset on comments", () => {
+  it("take sort (hot, new, top with its window t, or rising), limit and offset on posts; sort, limit and offset on comments", () => {
     type PostsQuery = NonNullable<paths["/api/v1/posts"]["get"]["parameters"]["query"]>;
     expectTypeOf<PostsQuery>().toEqualTypeOf<{
-      sort?: "hot" | "new";
+      sort?: "hot" | "new" | "top" | "rising";
+      t?: "hour" | "day" | "week" | "month" | "year" | "all";
       community?: string;
       limit?: number;
       offset?: number;
     }>();
     type CommentsQuery = NonNullable<operations["listComments"]["parameters"]["query"]>;
-    expectTypeOf<CommentsQuery>().toEqualTypeOf<{ limit?: number; offset?: number }>();
+    expectTypeOf<CommentsQuery>().toEqualTypeOf<{
+      sort?: "top" | "new" | "controversial";
+      limit?: number;
+      offset?: number;
+    }>();
   });
 });
 

@@ -21,6 +21,7 @@ import {
   type PostResponse,
   RateLimitError,
   type RegisterAgentResponse,
+  type SearchResult,
   type VoteResponse,
 } from "./index.js";
 
@@ -89,8 +90,8 @@ describe("throwing style", () => {
     void forum.post("/api/v1/posts/{post_id}/vote", { params: { path: { post_id } }, body: { direction: "sideways" } });
     // @ts-expect-error a post needs content
     void forum.post("/api/v1/posts", { body: { title: "t" } });
-    // @ts-expect-error sort is "hot" or "new"
-    void forum.get("/api/v1/posts", { params: { query: { sort: "top" } } });
+    // @ts-expect-error sort is "hot", "new", "top" or "rising"
+    void forum.get("/api/v1/posts", { params: { query: { sort: "best" } } });
     // @ts-expect-error the inbox's paths are not the forum's
     void forum.get("/v0/inboxes");
   });
@@ -151,6 +152,17 @@ describe("paginate", () => {
     for await (const comment of forum.paginate("/api/v1/posts/{post_id}/comments", { params: { path: { post_id } } })) {
       expectTypeOf(comment).toEqualTypeOf<Comment>();
     }
+  });
+
+  it("yields the feed's posts and search results", async () => {
+    for await (const post of forum.paginate("/api/v1/feed", { params: { query: { sort: "new" } } })) {
+      expectTypeOf(post).toEqualTypeOf<Post>();
+    }
+    for await (const result of forum.paginate("/api/v1/search", { params: { query: { q: "planning" } } })) {
+      expectTypeOf(result).toEqualTypeOf<SearchResult>();
+    }
+    // @ts-expect-error a search needs q
+    void forum.paginate("/api/v1/search");
   });
 
   it("accepts only list paths", () => {

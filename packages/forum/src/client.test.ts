@@ -37,6 +37,7 @@ const postRecord = (n: number): Post => ({
   author: { id: "7a2c9e10-3b4d-4f6a-8c1e-2d5f7b9a0c3e", name: "ada" },
   community: { id: "00000000-0000-4000-8000-000000000001", name: "general", display_name: "General" },
   my_vote: null,
+  pinned: false,
 });
 
 const voted = { success: true, post_id, vote: "up", upvotes: 1, downvotes: 0, action: "upvoted" };

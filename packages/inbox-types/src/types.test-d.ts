@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   AddressList,
+  AttachmentDownload,
   EmailAddress,
   ErrorResponse,
   ErrorType,
@@ -19,8 +20,10 @@ import type {
   MessageItem,
   MessageReceivedEvent,
   MessageSentEvent,
+  Metadata,
   operations,
   paths,
+  RawMessageDownload,
   RecipientDelivery,
   ReplyToMessageRequest,
   SendMessageRequest,
@@ -41,7 +44,7 @@ type JsonBody<Op, Status extends number> = Op extends {
   : never;
 
 describe("Inbox", () => {
-  it("has the seed's fields, all required, with nullable display_name and client_id", () => {
+  it("has the seed's fields, all required, with nullable display_name and client_id, and optional metadata", () => {
     expectTypeOf<Inbox>().toEqualTypeOf<{
       pod_id: string;
       inbox_id: string;
@@ -49,6 +52,7 @@ describe("Inbox", () => {
       client_id: string | null;
       created_at: string;
       updated_at: string;
+      metadata?: Metadata;
     }>();
   });
 
@@ -148,12 +152,14 @@ describe("beyond the seed", () => {
     expectTypeOf<JsonBody<operations["replyToMessage"], 200>>().toEqualTypeOf<SendMessageResponse>();
   });
 
-  it("the downloads answer one binary media type each, not JSON", () => {
+  it("the downloads answer their bytes, or a download link as JSON to a request that asks for it", () => {
     expectTypeOf<operations["getAttachment"]["responses"][200]["content"]>().toEqualTypeOf<{
       "application/octet-stream": string;
+      "application/json": AttachmentDownload;
     }>();
     expectTypeOf<operations["getRawMessage"]["responses"][200]["content"]>().toEqualTypeOf<{
       "message/rfc822": string;
+      "application/json": RawMessageDownload;
     }>();
     expectTypeOf<operations["getAttachment"]["responses"][200]["headers"]>().toHaveProperty("Content-Disposition");
   });

@@ -38,6 +38,9 @@ export interface InboxClient extends ApiClient<calls, TokenPage, RequestOptions>
 export const INBOX_DOWNLOADS = [
   "GET /v0/inboxes/{inbox_id}/messages/{message_id}/attachments/{attachment_id}",
   "GET /v0/inboxes/{inbox_id}/messages/{message_id}/raw",
+  "GET /v0/inboxes/{inbox_id}/threads/{thread_id}/attachments/{attachment_id}",
+  "GET /v0/downloads/{token}",
+  "GET /v0/domains/{domain_id}/zone-file",
 ] as const satisfies readonly DownloadOperations<calls>[];
 
 const inboxService = {

@@ -15,7 +15,13 @@ type Stream = NonNullable<Response["body"]>;
 describe("the downloads the client knows", () => {
   it("are exactly the spec's operations whose success is not JSON", () => {
     expectTypeOf<(typeof INBOX_DOWNLOADS)[number]>().toEqualTypeOf<DownloadOperations<calls>>();
-    expectTypeOf<DownloadOperations<calls>>().toEqualTypeOf<`GET ${typeof ATTACHMENT}` | `GET ${typeof RAW}`>();
+    expectTypeOf<DownloadOperations<calls>>().toEqualTypeOf<
+      | `GET ${typeof ATTACHMENT}`
+      | `GET ${typeof RAW}`
+      | "GET /v0/inboxes/{inbox_id}/threads/{thread_id}/attachments/{attachment_id}"
+      | "GET /v0/downloads/{token}"
+      | "GET /v0/domains/{domain_id}/zone-file"
+    >();
   });
 });
 

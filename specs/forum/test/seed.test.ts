@@ -117,10 +117,14 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(bodySchemaName(response("listPosts", "200"))).toBe("ListPostsResponse");
   });
 
-  it("List Posts accepts sort hot or new, defaulting to hot", () => {
+  it("List Posts accepts sort hot or new (and top and rising beyond the seed), defaulting to hot", () => {
     const sort = parameter("listPosts", "sort");
     expect(sort.in).toBe("query");
-    expect(obj(sort, "schema")).toMatchObject({ type: "string", enum: ["hot", "new"], default: "hot" });
+    expect(obj(sort, "schema")).toMatchObject({
+      type: "string",
+      enum: ["hot", "new", "top", "rising"],
+      default: "hot",
+    });
   });
 
   it("List Posts accepts limit, an integer from 1 to 100 defaulting to 25 (larger is a 400)", () => {
@@ -162,13 +166,14 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     expect(str(operation("listPosts").operation, "description")).toMatch(/offset=next_offset/);
   });
 
-  it("hot ranks by sign(score) * log10(max(|score|, 1)) + created_at_epoch_seconds / 45000, descending", () => {
-    const formula = "sign(score) * log10(max(|score|, 1)) + created_at_epoch_seconds / 45000";
+  it("hot ranks by sign(s) * log10(max(|s|, 1)) + created_at_epoch_seconds / 45000 with the author's vote, descending", () => {
+    // The seed's formula with the author's implicit vote counted (s = upvotes - downvotes + 1), as decided.
+    const formula = "sign(s) * log10(max(|s|, 1)) + created_at_epoch_seconds / 45000";
     const oneLine = (text: string) => text.replace(/\s+/g, " ");
     expect(oneLine(str(parameter("listPosts", "sort"), "description"))).toContain(formula);
     expect(oneLine(str(operation("listPosts").operation, "description"))).toContain(formula);
     expect(oneLine(infoText)).toContain(formula);
-    expect(oneLine(infoText)).toContain("score = upvotes - downvotes");
+    expect(oneLine(infoText)).toContain("s = upvotes - downvotes + 1");
   });
 
   it("new is newest first, and ties are broken by id so pages are deterministic", () => {
@@ -190,9 +195,12 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
       "upvotes",
       "url",
     ];
-    // The seed's fields, all required, plus the caller's `my_vote` (shared-forum.test.ts), nothing else.
-    expect(propertyNames("Post")).toEqual([...seedFields, "my_vote"].sort());
-    expect(required("Post")).toEqual([...seedFields, "my_vote"].sort());
+    // The seed's fields, all required, plus two additions the server fills in on every post it answers, so also
+    // required: the caller's `my_vote` (shared-forum.test.ts) and whether the post is `pinned` (Pin a Post).
+    const added = ["my_vote", "pinned"];
+    expect(propertyNames("Post")).toEqual([...seedFields, ...added].sort());
+    expect(required("Post")).toEqual([...seedFields, ...added].sort());
+    expect(property("Post", "pinned")).toMatchObject({ type: "boolean" });
   });
 
   it("Post id is a UUID; title and content are strings; url is a string or null", () => {
@@ -307,16 +315,26 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
     );
   });
 
-  it("List Comments pages with limit (default 25, max 100) and offset (default 0), oldest first by created_at then id", () => {
+  it("List Comments pages with limit (default 25, max 100) and offset (default 0), in threaded order", () => {
     expect(obj(parameter("listComments", "limit"), "schema")).toMatchObject({ maximum: 100, default: 25 });
     expect(obj(parameter("listComments", "offset"), "schema")).toMatchObject({ minimum: 0, default: 0 });
-    expect(str(operation("listComments").operation, "description")).toMatch(
-      /oldest first \(by `created_at`, then `id`\)/,
-    );
+    expect(str(operation("listComments").operation, "description")).toMatch(/threaded order/);
   });
 
   it("A Comment is {id, post_id, parent_id (null at top level), content, upvotes, downvotes, author, created_at}", () => {
-    const names = ["author", "content", "created_at", "downvotes", "id", "parent_id", "post_id", "upvotes"];
+    // The seed's fields, plus each comment's place in its thread and the reader's vote.
+    const names = [
+      "author",
+      "content",
+      "created_at",
+      "depth",
+      "downvotes",
+      "id",
+      "my_vote",
+      "parent_id",
+      "post_id",
+      "upvotes",
+    ];
     expect(propertyNames("Comment")).toEqual(names);
     expect(required("Comment")).toEqual(names);
     expect(property("Comment", "parent_id")).toMatchObject({ type: ["string", "null"], format: "uuid" });
@@ -395,7 +413,11 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
   });
 
   it("Each error status uses its code: 400 VALIDATION_ERROR/INVALID_JSON/SELF_VOTE, 401, 404, 413, 429, 500", () => {
-    expect([...new Set(exampleCodes("BadRequest"))].sort()).toEqual(["INVALID_JSON", "SELF_VOTE", "VALIDATION_ERROR"]);
+    expect([...new Set(exampleCodes("BadRequestPostVote"))].sort()).toEqual([
+      "INVALID_JSON",
+      "SELF_VOTE",
+      "VALIDATION_ERROR",
+    ]);
     expect([...new Set(exampleCodes("Unauthorized"))]).toEqual(["UNAUTHORIZED"]);
     expect([...new Set(exampleCodes("NotFound"))]).toEqual(["NOT_FOUND"]);
     expect([...new Set(exampleCodes("PayloadTooLarge"))]).toEqual(["PAYLOAD_TOO_LARGE"]);
@@ -440,7 +462,9 @@ describe("the discussion post service (seed and DECISIONS, forum part)", () => {
       .filter((op) => isObject(op.operation.responses) && "413" in op.operation.responses)
       .map((op) => String(op.operation.operationId))
       .sort();
-    expect(withBody).toEqual(["createComment", "createCommunity", "createPost", "registerAgent", "votePost"]);
+    expect(withBody).toEqual(
+      expect.arrayContaining(["createComment", "createCommunity", "createPost", "registerAgent", "votePost"]),
+    );
     expect(withBody).toEqual(
       operations()
         .filter((op) => op.operation.requestBody !== undefined)

@@ -89,7 +89,9 @@ describe("the shared forum (DECISIONS, Forum service)", () => {
   });
 
   it("A forum API key belongs to an agent {id, name, description, created_at}, the author of what it creates", () => {
-    const names = ["created_at", "description", "id", "name"];
+    // Beyond the seed, agents carry their metadata and counts (profiles).
+    const counts = ["follower_count", "following_count", "karma", "metadata", "post_count"];
+    const names = ["created_at", "description", "id", "name", ...counts].sort();
     expect(propertyNames("Agent")).toEqual(names);
     expect(required("Agent")).toEqual(names);
     expect(property("Agent", "id")).toMatchObject({ type: "string", format: "uuid" });
@@ -187,8 +189,10 @@ describe("the shared forum (DECISIONS, Forum service)", () => {
 
   it("Voting on your own post is 400 SELF_VOTE", () => {
     expect(str(operation("votePost").operation, "description")).toMatch(/voting on your own post is a 400 `SELF_VOTE`/);
-    expect(refAt(obj(operation("votePost").operation, "responses"), "400")).toBe("#/components/responses/BadRequest");
-    expect(at(examples(response("votePost", "400")), "selfVote", "value", "code")).toBe("SELF_VOTE");
+    expect(refAt(obj(operation("votePost").operation, "responses"), "400")).toBe(
+      "#/components/responses/BadRequestPostVote",
+    );
+    expect(at(examples(response("votePost", "400")), "selfVotePost", "value", "code")).toBe("SELF_VOTE");
     expect(infoText).toMatch(/voting on your own post is a 400 `SELF_VOTE`/);
     expect(infoText).not.toMatch(/may vote on their own posts/);
   });
@@ -199,7 +203,8 @@ describe("the shared forum (DECISIONS, Forum service)", () => {
   });
 
   it("Communities are {id, name, display_name, description, created_at}; a post's nested community is unchanged", () => {
-    const names = ["created_at", "description", "display_name", "id", "name"];
+    // Beyond the seed, communities carry their subscriber count.
+    const names = ["created_at", "description", "display_name", "id", "name", "subscriber_count"];
     expect(propertyNames("CommunityDetails")).toEqual(names);
     expect(required("CommunityDetails")).toEqual(names);
     expect(property("CommunityDetails", "id")).toMatchObject({ type: "string", format: "uuid" });
@@ -325,7 +330,15 @@ describe("the shared forum (DECISIONS, Forum service)", () => {
     expect([...new Set(exampleCodes("Forbidden"))]).toEqual(["FORBIDDEN"]);
     expect(str(obj(spec, "components", "responses", "Forbidden"), "description")).toMatch(/forum is shared/);
     const withForbidden = operations().filter((op) => "403" in obj(op.operation, "responses"));
-    expect(withForbidden.map((op) => String(op.operation.operationId)).sort()).toEqual(["deleteComment", "deletePost"]);
+    // Beyond the authors' deletes, only moderation refuses agents (ForbiddenModeration).
+    expect(withForbidden.map((op) => String(op.operation.operationId)).sort()).toEqual([
+      "addModerator",
+      "deleteComment",
+      "deleteModerator",
+      "deletePin",
+      "deletePost",
+      "pinPost",
+    ]);
   });
 
   it("Create post, comment and community honour Idempotency-Key (24 h, per key; same body: the original answer)", () => {
@@ -363,6 +376,6 @@ describe("the shared forum (DECISIONS, Forum service)", () => {
       expect(errorTable).toMatch(new RegExp(`\\| \\d{3} \\| \`${code}\` \\|`));
     }
     expect([...new Set(exampleCodes("Conflict"))].sort()).toEqual(["IDEMPOTENCY_KEY_REUSED", "NAME_TAKEN"]);
-    expect(exampleCodes("BadRequest")).toContain("SELF_VOTE");
+    expect(exampleCodes("BadRequestPostVote")).toContain("SELF_VOTE");
   });
 });

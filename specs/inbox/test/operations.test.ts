@@ -1,9 +1,11 @@
 // Checks over every operation of `paths` in the bundle (`dist/openapi.json`; run `pnpm bundle` first): each is
 // documented, secured, and lists its error responses with the shared error envelope; the headers every response
-// carries are documented once, in the overview. Every body is JSON except the two downloads' answers.
+// carries are documented once, in the overview. Every body is JSON except the downloads' successes (bytes, some
+// with a JSON link alternative) and the zone file's text.
 
 import { isObject, type JsonObject, loadBundle, refOf } from "@pigeonhole/spec-testing/bundle";
 import { describe, expect, it } from "vitest";
+import { ADDED, SEED_OPERATION_COUNT } from "./added-operations.js";
 
 const { arr, obj, operationsOf, spec, str } = loadBundle(new URL("../dist/openapi.json", import.meta.url));
 
@@ -16,13 +18,32 @@ const CONFLICTS: Record<string, string> = {
   createInbox: "ADDRESS_TAKEN",
   sendMessage: "IDEMPOTENCY_KEY_REUSED",
   replyToMessage: "IDEMPOTENCY_KEY_REUSED",
+  sendMessageAtSendPath: "IDEMPOTENCY_KEY_REUSED",
+  replyAllMessage: "IDEMPOTENCY_KEY_REUSED",
+  forwardMessage: "IDEMPOTENCY_KEY_REUSED",
   updateWebhook: "CLIENT_ID_TAKEN",
+  editWebhook: "CLIENT_ID_TAKEN",
+  createApiKey: "API_KEY_LIMIT_REACHED",
+  deleteApiKey: "KEY_IN_USE",
   createWebhook: "WEBHOOK_LIMIT_REACHED",
+  createListEntry: "LIST_LIMIT_REACHED",
+  createInboxListEntry: "LIST_LIMIT_REACHED",
 };
+/** Operations whose path parameters are enums only: they name nothing that could be missing, so never answer 404. */
+const NOTHING_TO_FIND = ["listListEntries", "createListEntry"];
+/**
+ * Operations that take no input at all (no parameter, no body), so nothing they are sent can be invalid: no 400.
+ * The test below checks they really take nothing.
+ */
+const NO_INPUT = ["getAuthIdentity"];
 /** Headers a response may declare: only those particular to its status. */
 const STATUS_HEADERS: Record<string, string[]> = { "409": ["X-Should-Retry"], "429": ["Retry-After"] };
 /** Headers a success may declare: only those particular to one operation's answer. */
-const SUCCESS_HEADERS: Record<string, string[]> = { getAttachment: ["Content-Disposition"] };
+const SUCCESS_HEADERS: Record<string, string[]> = {
+  getAttachment: ["Content-Disposition"],
+  getThreadAttachment: ["Content-Disposition"],
+  getDownload: ["Content-Disposition"],
+};
 const BODY_LIMITED = [
   "createInbox",
   "sendMessage",
@@ -30,23 +51,64 @@ const BODY_LIMITED = [
   "updateMessage",
   "createWebhook",
   "updateWebhook",
+  "createListEntry",
+  "createInboxListEntry",
+  "createDraft",
+  "updateDraft",
+  "sendDraft",
+  "sendMessageAtSendPath",
+  "replyAllMessage",
+  "forwardMessage",
+  "batchGetMessages",
+  "batchUpdateMessages",
+  "updateThread",
+  "updateInbox",
+  "editWebhook",
+  "createApiKey",
+  "createDomain",
 ];
 /** The operations that answer no body on success. */
-const NO_CONTENT = ["deleteInbox", "deleteWebhook"];
+const NO_CONTENT = [
+  "deleteInbox",
+  "deleteWebhook",
+  "deleteDraft",
+  "deleteListEntry",
+  "deleteInboxListEntry",
+  "deleteMessage",
+  "deleteThread",
+  "deleteApiKey",
+  // A hosted domain is verified from the start: Verify Domain has nothing to answer but success.
+  "verifyDomain",
+];
 /** The operations that queue work and answer 202 with what they queued. */
 const ACCEPTED = ["redeliverWebhookDelivery"];
 /** The operations that change something without a request body: everything they need is in the path. */
-const NO_BODY = ["redeliverWebhookDelivery"];
+const NO_BODY = ["redeliverWebhookDelivery", "verifyDomain"];
 /** The operations whose success is not JSON but a download, with its media type. */
 const DOWNLOADS: Record<string, string> = {
   getAttachment: "application/octet-stream",
   getRawMessage: "message/rfc822",
+  getThreadAttachment: "application/octet-stream",
+  getDownload: "application/octet-stream",
 };
+/**
+ * Successes that are text rather than JSON or bytes, with their media type: a domain's zone file is meant to be
+ * imported into a DNS provider as it is.
+ */
+const TEXT_ANSWERS: Record<string, string> = { getDomainZoneFile: "text/plain" };
+/** Downloads that also answer AgentMail's JSON (a signed link) to a request that asks for JSON. */
+const JSON_ALTERNATIVE = ["getAttachment", "getRawMessage", "getThreadAttachment"];
+/** The operations anyone may call, without a key: a signed download link is its own permission. */
+const PUBLIC = ["getDownload"];
 
 /** The statuses an operation must answer besides its success. */
 function expectedErrors(path: string, operationId: string): string[] {
-  const statuses = ["400", "401", "429", "500"];
-  if (path.includes("{")) {
+  // A public operation takes no key, so it cannot be a 401.
+  const statuses = PUBLIC.includes(operationId) ? ["400", "429", "500"] : ["400", "401", "429", "500"];
+  if (NO_INPUT.includes(operationId)) {
+    statuses.splice(statuses.indexOf("400"), 1);
+  }
+  if (path.includes("{") && !NOTHING_TO_FIND.includes(operationId)) {
     statuses.push("404");
   }
   if (operationId in CONFLICTS) {
@@ -59,8 +121,8 @@ function expectedErrors(path: string, operationId: string): string[] {
 }
 
 describe("the bundle", () => {
-  it("has the seed's 13 operations and the 9 that extend it", () => {
-    expect(operations).toHaveLength(22);
+  it("has the seed's 13 operations and the reviewed additions that extend it (added-operations.ts)", () => {
+    expect(operations).toHaveLength(SEED_OPERATION_COUNT + ADDED.length);
   });
 
   it("documents the headers every response carries once, in the overview's Response headers section", () => {
@@ -112,7 +174,7 @@ describe.each(
   });
 
   it("requires the bearer API key", () => {
-    expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    expect(operation.security).toEqual(PUBLIC.includes(id) ? [] : [{ bearerAuth: [] }]);
   });
 
   it("has a named request example when it takes a body", () => {
@@ -125,6 +187,15 @@ describe.each(
     for (const example of Object.values(examples)) {
       expect(obj(example).value).toBeDefined();
     }
+  });
+
+  it("takes no input at all when it is listed as answering no 400", () => {
+    if (!NO_INPUT.includes(id)) {
+      return;
+    }
+    expect(path).not.toContain("{");
+    expect(operation.parameters ?? []).toEqual([]);
+    expect(operation.requestBody).toBeUndefined();
   });
 
   it("answers exactly one success status", () => {
@@ -177,7 +248,7 @@ describe.each(
     }
   });
 
-  it("answers JSON, or on a download's success binary of its one media type, each with a named example", () => {
+  it("answers JSON, or on a download's success binary (and a JSON link where documented), or the zone file's text, each with a named example", () => {
     for (const [status, response] of Object.entries(responses)) {
       const content = obj(response).content;
       if (content === undefined) {
@@ -185,8 +256,16 @@ describe.each(
         expect(NO_CONTENT, status).toContain(id);
         continue;
       }
+      const text = status.startsWith("2") ? TEXT_ANSWERS[id] : undefined;
+      if (text !== undefined) {
+        expect(Object.keys(obj(content)), status).toEqual([text]);
+        expect(obj(content, text, "schema"), status).toMatchObject({ type: "string" });
+        expect(Object.keys(obj(content, text, "examples")).length, status).toBeGreaterThan(0);
+        continue;
+      }
       const download = status.startsWith("2") ? DOWNLOADS[id] : undefined;
-      expect(Object.keys(obj(content)), status).toEqual([download ?? "application/json"]);
+      const alternative = download !== undefined && JSON_ALTERNATIVE.includes(id) ? ["application/json"] : [];
+      expect(Object.keys(obj(content)), status).toEqual([download ?? "application/json", ...alternative]);
       const media = obj(content, download ?? "application/json");
       if (download !== undefined) {
         expect(obj(media, "schema"), status).toMatchObject({ type: "string", format: "binary" });

@@ -139,7 +139,8 @@ function entry(document: unknown, operation: Operation, parameters: readonly Par
   const successMedia = Object.entries(operation.responses ?? {})
     .filter(([status]) => isSuccess(status))
     .flatMap(([, response]) => Object.keys(dereference<MediaMap>(document, response).content ?? {}));
-  const download = successMedia.length > 0 && !successMedia.some(isJson);
+  // Bytes are the default answer of an operation that has any: a JSON alternative (asked for by `Accept`) aside.
+  const download = successMedia.some((media) => !isJson(media));
   return [
     `      operation: ${ref};`,
     `      init: { params${paramsRequired ? "" : "?"}: ${ref}["parameters"]; ${bodyType} };`,

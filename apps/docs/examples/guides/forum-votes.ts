@@ -48,12 +48,12 @@ const upvote = (agent: ForumClient, post_id: string) =>
 
 console.log(`new posts: ${await hotOrder()}`); // Newer > Older
 
-// One upvote makes a score of 1, and log10(1) = 0: no change yet.
+// The author's own vote counts: a new post starts at s = 1. Another
+// agent's first upvote makes s = 2, worth log10(2) * 45000 s, about 3.8
+// hours of age: the older post goes first.
 await upvote(ada, older.post.id);
-console.log(`one upvote: ${await hotOrder()}`); // Newer > Older
+console.log(`one upvote: ${await hotOrder()}`); // Older > Newer
 
-// A second agent's upvote makes a score of 2, worth log10(2) * 45000 s,
-// about 3.8 hours of age: the older post goes first.
 await upvote(grace, older.post.id);
 console.log(`two upvotes: ${await hotOrder()}`); // Older > Newer
 

@@ -49,10 +49,33 @@ export function forumRoutes(agents: ForumAgents, events: EventHub) {
       await c.var.client.delete("/api/v1/comments/{comment_id}", { params: { path } });
       return ok(c, null);
     })
+    .get("/feed", async (c) => {
+      const { offset = "0", limit = "25" } = c.req.query();
+      const query = { sort: "new" as const, offset: Number(offset), limit: Number(limit) };
+      return ok(c, await c.var.client.get("/api/v1/feed", { params: { query } }));
+    })
+    .get("/search", async (c) => {
+      const { q = "", offset = "0" } = c.req.query();
+      const query = { q, offset: Number(offset), limit: 10 };
+      return ok(c, await c.var.client.get("/api/v1/search", { params: { query } }));
+    })
+    .post("/communities/:community_name/subscribe", async (c) => {
+      const path = { community_name: c.req.param("community_name") };
+      return ok(c, await c.var.client.post("/api/v1/communities/{community_name}/subscribe", { params: { path } }));
+    })
+    .post("/agents/:agent_name/follow", async (c) => {
+      const path = { agent_name: c.req.param("agent_name") };
+      return ok(c, await c.var.client.post("/api/v1/agents/{agent_name}/follow", { params: { path } }));
+    })
     .post("/posts/:post_id/vote", async (c) => {
       const path = { post_id: c.req.param("post_id") };
       const body = await c.req.json<VoteRequest>();
       // A vote takes no Idempotency-Key: the client retries it only when the API cannot have counted it.
       return ok(c, await c.var.client.post("/api/v1/posts/{post_id}/vote", { params: { path }, body }));
+    })
+    .post("/comments/:comment_id/vote", async (c) => {
+      const path = { comment_id: c.req.param("comment_id") };
+      const body = await c.req.json<VoteRequest>();
+      return ok(c, await c.var.client.post("/api/v1/comments/{comment_id}/vote", { params: { path }, body }));
     });
 }

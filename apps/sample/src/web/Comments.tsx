@@ -5,8 +5,9 @@ import { useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 
 /**
- * A post's comments, oldest first, and a form to add one as the acting agent, who may delete their own. A deleted
- * comment stays in its place as `[deleted]`, without an author.
+ * A post's comments as threads (each reply indented under its parent, siblings by score), with votes on other agents'
+ * comments, and a form to add one as the acting agent, who may delete their own. A deleted comment stays in its place
+ * as `[deleted]`, without an author.
  */
 export function Comments({
   api,
@@ -33,6 +34,11 @@ export function Comments({
       onChanged();
     });
   };
+  const vote = (commentId: string, direction: "up" | "down") =>
+    change.run(async () => {
+      await api.voteComment(commentId, { direction });
+      comments.reload();
+    });
   const remove = (commentId: string) =>
     change.run(async () => {
       await api.deleteComment(commentId);
@@ -44,8 +50,40 @@ export function Comments({
       <ProblemNotice error={comments.problem ?? change.problem} />
       <ul aria-label="Comments">
         {comments.data?.comments.map((comment) => (
-          <li key={comment.id} className={comment.author === null ? "deleted" : undefined}>
-            {comment.author !== null && <strong>{comment.author.name}</strong>} {comment.content}
+          <li
+            key={comment.id}
+            className={comment.author === null ? "deleted" : undefined}
+            style={{ marginLeft: `${comment.depth * 1.5}em` }}
+          >
+            {comment.author !== null && <strong>{comment.author.name}</strong>} {comment.content}{" "}
+            <span className="score" title="upvotes − downvotes">
+              ({comment.upvotes - comment.downvotes})
+            </span>
+            {comment.author !== null && comment.author.id !== actingAgent?.id && (
+              <>
+                {" "}
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Upvote comment: ${comment.content}`}
+                  aria-pressed={comment.my_vote === "up"}
+                  disabled={change.pending}
+                  onClick={() => vote(comment.id, "up")}
+                >
+                  ▲
+                </button>
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Downvote comment: ${comment.content}`}
+                  aria-pressed={comment.my_vote === "down"}
+                  disabled={change.pending}
+                  onClick={() => vote(comment.id, "down")}
+                >
+                  ▼
+                </button>
+              </>
+            )}
             {comment.author !== null && comment.author.id === actingAgent?.id && (
               <>
                 {" "}

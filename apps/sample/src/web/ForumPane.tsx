@@ -6,6 +6,7 @@ import { formatTime } from "./format.ts";
 import { useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 import { useRankMoves } from "./rank-moves.ts";
+import { SearchAndFeed } from "./SearchAndFeed.tsx";
 
 const POSTS_PER_PAGE = 5;
 
@@ -93,8 +94,8 @@ export function ForumPane({ api }: { api: SampleApi }) {
         ))}
       </fieldset>
       <p className="muted">
-        Every agent sees every post, and votes only on other agents' posts. In hot order a score of 1 weighs nothing
-        (log10 1 = 0): a post rises past newer ones once a second agent votes it up.
+        Every agent sees every post, and votes only on other agents' posts. In hot order the author's own vote counts,
+        so another agent's first upvote lifts a post past newer ones.
       </p>
       <ProblemNotice error={page.problem} />
       <ol className="posts" aria-label="Posts" start={offset + 1}>
@@ -178,6 +179,7 @@ export function ForumPane({ api }: { api: SampleApi }) {
           Next →
         </button>
       </nav>
+      <SearchAndFeed api={forum} actingName={acting?.name} />
     </section>
   );
 }

@@ -1,11 +1,15 @@
 import type {
   Agent,
   CommentResponse,
+  CommentVoteResponse,
   CreateCommentRequest,
   CreatePostRequest,
+  FollowResponse,
   ListCommentsResponse,
   ListPostsResponse,
   PostResponse,
+  SearchResponse,
+  SubscribeResponse,
   VoteRequest,
   VoteResponse,
 } from "@pigeonhole/forum";
@@ -87,6 +91,16 @@ export function sampleApi({ wrongKey, agentId }: { wrongKey: boolean; agentId?: 
     vote: (postId: string, body: VoteRequest) => call<VoteResponse>("forum", "POST", `/posts/${postId}/vote`, body),
     deletePost: (postId: string) => call<null>("forum", "DELETE", `/posts/${postId}`),
     deleteComment: (commentId: string) => call<null>("forum", "DELETE", `/comments/${commentId}`),
+    voteComment: (commentId: string, body: VoteRequest) =>
+      call<CommentVoteResponse>("forum", "POST", `/comments/${commentId}/vote`, body),
+    /** The acting agent's feed, newest first. */
+    feed: ({ offset, limit }: { offset: number; limit: number }) =>
+      call<ListPostsResponse>("forum", "GET", `/feed?offset=${offset}&limit=${limit}`),
+    search: (q: string) => call<SearchResponse>("forum", "GET", `/search?q=${encodeURIComponent(q)}`),
+    subscribe: (community: string) =>
+      call<SubscribeResponse>("forum", "POST", `/communities/${encodeURIComponent(community)}/subscribe`),
+    follow: (agentName: string) =>
+      call<FollowResponse>("forum", "POST", `/agents/${encodeURIComponent(agentName)}/follow`),
   };
 }
 

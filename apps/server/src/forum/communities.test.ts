@@ -40,6 +40,7 @@ describe("communities", () => {
         {
           ...DEFAULT_COMMUNITY,
           description: expect.any(String),
+          subscriber_count: 0,
           created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         },
       ]);
@@ -67,6 +68,7 @@ describe("communities", () => {
       name: "planning",
       display_name: "Planning",
       description: "Plans and tools.",
+      subscriber_count: 0,
       created_at: expect.any(String),
     });
     expect(

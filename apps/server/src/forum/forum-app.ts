@@ -19,7 +19,10 @@ import { createForumHandlers } from "./forum-handlers.ts";
 export const FORUM_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface ForumAppOptions {
-  storage: Pick<Storage, "forum">;
+  storage: Pick<
+    Storage,
+    "forum" | "forumProfiles" | "forumFollows" | "forumFeed" | "forumSearch" | "forumComments" | "forumModeration"
+  >;
   apiKeys: ApiKeys;
   limits: { readsPerMinute: number; writesPerMinute: number; registrationsPerHour: number };
   /** Where request counts are kept; in this process unless given. */
@@ -53,6 +56,12 @@ export function createForumApp(options: ForumAppOptions) {
     forum: options.storage.forum,
     apiKeys: options.apiKeys,
     clock: options.clock,
+    profiles: options.storage.forumProfiles,
+    follows: options.storage.forumFollows,
+    feed: options.storage.forumFeed,
+    search: options.storage.forumSearch,
+    comments: options.storage.forumComments,
+    moderation: options.storage.forumModeration,
   });
   return createServiceApp<ForumCaller, ForumProblemCode>({
     service: "forum",

@@ -4,7 +4,14 @@ import { ApiProblem } from "../http/api-problem.ts";
 import { plainHint } from "./plain-hint.ts";
 
 /** The codes only the forum answers with; every other answer's `code` follows its status. */
-const FORUM_CODES = ["NAME_TAKEN", "SELF_VOTE", "FORBIDDEN", "IDEMPOTENCY_KEY_REUSED"] as const;
+const FORUM_CODES = [
+  "NAME_TAKEN",
+  "SELF_VOTE",
+  "SELF_FOLLOW",
+  "FORBIDDEN",
+  "IDEMPOTENCY_KEY_REUSED",
+  "PIN_LIMIT_REACHED",
+] as const;
 
 export type ForumProblemCode = HttpProblemCode | (typeof FORUM_CODES)[number];
 

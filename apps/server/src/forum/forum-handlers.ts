@@ -6,12 +6,25 @@ import type { OperationHandlers, PathOperationId, RequestContext } from "../http
 import { withSpecDefault } from "../http/operation-types.ts";
 import { newUuid, sha256Hex } from "../ids.ts";
 import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
+import type { CommentStore } from "../storage/forum/comment-store.ts";
 import { DEFAULT_COMMUNITY } from "../storage/forum/default-community.ts";
+import type { FeedStore } from "../storage/forum/feed-store.ts";
+import type { FollowStore } from "../storage/forum/follow-store.ts";
 import type { ForumStore, StoredAnswer } from "../storage/forum/forum-store.ts";
+import type { ModerationStore } from "../storage/forum/moderation-store.ts";
+import type { ProfileStore } from "../storage/forum/profile-store.ts";
+import type { SearchStore } from "../storage/forum/search-store.ts";
+import { createAgentProfileHandlers } from "./agent-profile-handlers.ts";
+import { createCommentHandlers } from "./comment-handlers.ts";
+import { createFeedHandlers } from "./feed-handlers.ts";
+import { createFollowHandlers } from "./follow-handlers.ts";
 import { ForumProblem } from "./forum-errors.ts";
 import { hotRank } from "./hot-rank.ts";
+import { createModerationHandlers } from "./moderation-handlers.ts";
 import { postUrlProblem } from "./post-url.ts";
 import { toAgent, toComment, toCommunityDetails, toPost } from "./records.ts";
+import { createdSince } from "./rising-rank.ts";
+import { createSearchHandlers } from "./search-handlers.ts";
 
 /** The operations anyone may call, without an API key. */
 export type ForumPublicOperationId = "registerAgent";
@@ -30,6 +43,12 @@ export interface ForumHandlerDependencies {
   forum: ForumStore;
   apiKeys: ApiKeys;
   clock: Clock;
+  profiles: ProfileStore;
+  follows: FollowStore;
+  feed: FeedStore;
+  search: SearchStore;
+  comments: CommentStore;
+  moderation: ModerationStore;
 }
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -100,12 +119,19 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
   }
 
   const handlers: ForumHandlers = {
+    ...createAgentProfileHandlers(deps.profiles),
+    ...createFollowHandlers({ forum, profiles: deps.profiles, follows: deps.follows, clock }),
+    ...createFeedHandlers(deps.feed),
+    ...createSearchHandlers(deps.search),
+    ...createCommentHandlers({ comments: deps.comments, clock }),
+    ...createModerationHandlers({ moderation: deps.moderation, forum, clock }),
+
     async getMe(_input, { caller }) {
-      const agent = await forum.findAgent(caller.agentId);
+      const agent = await deps.profiles.findProfile(caller.agentId);
       if (!agent) {
         throw new ForumProblem(404, "NOT_FOUND", "Agent not found.", { hint: "Register a new agent." });
       }
-      return { status: 200, body: { success: true, agent: toAgent(agent) } };
+      return { status: 200, body: { success: true, agent: toAgent(agent, agent) } };
     },
 
     async listCommunities({ query }) {
@@ -119,6 +145,7 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
       return once(caller, headers["Idempotency-Key"], { operation: "createCommunity", body }, async (store) => {
         const result = await store.createCommunity({
           communityId: newUuid(),
+          ownerId: caller.agentId,
           name: body.name,
           displayName: body.display_name,
           description: body.description ?? null,
@@ -151,8 +178,17 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
     async listPosts({ query }, { caller }) {
       const limit = withSpecDefault(query.limit, "limit");
       const offset = withSpecDefault(query.offset, "offset");
+      const sort = withSpecDefault(query.sort, "sort");
+      const nowMs = clock.now();
       const rows = await forum.listPosts(
-        { sort: withSpecDefault(query.sort, "sort"), communityName: query.community ?? null, limit: limit + 1, offset },
+        {
+          sort,
+          communityName: query.community ?? null,
+          createdSince: createdSince(sort, withSpecDefault(query.t, "t"), nowMs),
+          nowMs,
+          limit: limit + 1,
+          offset,
+        },
         caller.agentId,
       );
       const { items, ...paging } = page(rows, limit, offset);
@@ -207,17 +243,6 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
         throw forbidden("post");
       }
       return { status: 204, body: undefined };
-    },
-
-    async listComments({ path, query }) {
-      const limit = withSpecDefault(query.limit, "limit");
-      const offset = withSpecDefault(query.offset, "offset");
-      const rows = await forum.listComments(path.post_id, limit + 1, offset);
-      if (!rows) {
-        throw postNotFound();
-      }
-      const { items, ...paging } = page(rows, limit, offset);
-      return { status: 200, body: { success: true, comments: items.map(toComment), ...paging } };
     },
 
     async createComment({ path, headers, body }, { caller }) {

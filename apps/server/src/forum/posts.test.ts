@@ -151,7 +151,7 @@ describe("listing posts", () => {
   });
 
   it("refuses unknown sorts and out-of-range paging", async () => {
-    for (const query of [{ sort: "top" }, { limit: 101 }, { limit: 0 }, { offset: -1 }, { limit: "ten" }]) {
+    for (const query of [{ sort: "best" }, { limit: 101 }, { limit: 0 }, { offset: -1 }, { limit: "ten" }]) {
       const { response, error } = await t.forum.GET("/api/v1/posts", { params: { query: query as never } });
       expect(response.status).toBe(400);
       expect(error?.code).toBe("VALIDATION_ERROR");

@@ -1,5 +1,8 @@
 import type { components } from "@pigeonhole/forum-types";
 import type { AgentRow, CommentRow, CommunityRow, PostRow } from "../storage/forum/forum-store.ts";
+import type { AgentProfileFields } from "../storage/forum/profile-store.ts";
+import { NEW_AGENT } from "../storage/forum/profile-store.ts";
+import type { VoteDirectionValue } from "../storage/schema.ts";
 
 // How stored rows become the records the Forum API answers.
 
@@ -21,18 +24,24 @@ export const toPost = (row: PostRow): Schemas["Post"] => ({
     display_name: row.community_display_name ?? "Unknown",
   },
   my_vote: row.my_vote,
+  pinned: (row.pinned_at ?? null) !== null,
 });
 
-/** A deleted comment keeps its place in the thread, without its text or its author. */
-export const toComment = (row: CommentRow): Schemas["Comment"] => ({
+/**
+ * A deleted comment keeps its place in the thread, without its text or its author. `my_vote` is the reader's vote
+ * (a comment just written is its author's, who cannot vote on it).
+ */
+export const toComment = (row: CommentRow & { my_vote?: VoteDirectionValue | null }): Schemas["Comment"] => ({
   id: row.comment_id,
   post_id: row.post_id,
   parent_id: row.parent_id,
   content: row.content,
-  upvotes: 0,
-  downvotes: 0,
+  upvotes: row.upvotes,
+  downvotes: row.downvotes,
   author: row.deleted_at === null ? { id: row.author_id, name: row.author_name ?? "agent" } : null,
   created_at: row.created_at,
+  depth: row.depth,
+  my_vote: row.my_vote ?? null,
 });
 
 export const toCommunityDetails = (row: CommunityRow): Schemas["CommunityDetails"] => ({
@@ -40,12 +49,19 @@ export const toCommunityDetails = (row: CommunityRow): Schemas["CommunityDetails
   name: row.name,
   display_name: row.display_name,
   description: row.description,
+  subscriber_count: row.subscriber_count ?? 0,
   created_at: row.created_at,
 });
 
-export const toAgent = (row: AgentRow): Schemas["Agent"] => ({
+/** An agent with its counts; one just registered has none yet. */
+export const toAgent = (row: AgentRow, profile: AgentProfileFields = NEW_AGENT): Schemas["Agent"] => ({
   id: row.agent_id,
   name: row.name,
   description: row.description,
+  metadata: profile.metadata === null ? null : (JSON.parse(profile.metadata) as Record<string, unknown>),
+  karma: profile.karma,
+  follower_count: profile.follower_count,
+  following_count: profile.following_count,
+  post_count: profile.post_count,
   created_at: row.created_at,
 });

@@ -121,13 +121,13 @@ describe("votes between agents", () => {
 describe("the hot order", () => {
   it("changes as other agents' votes arrive: up votes lift an older post past newer ones, down votes sink it", async () => {
     const author = await t.newForumAgent();
-    const voters = await Promise.all(Array.from({ length: 5 }, () => t.newForumAgent()));
+    const voters = await Promise.all(Array.from({ length: 6 }, () => t.newForumAgent()));
     const community = expectData(
       await author.POST("/api/v1/communities", { body: { name: "hot-order", display_name: "Hot order" } }),
     ).community;
     const start = clock.now();
-    // A tenfold score is worth 12.5 hours of age: the older post needs a score of 3 (log10 3 = 0.48) to pass a
-    // post 5 hours (0.4) newer.
+    // A tenfold score is worth 12.5 hours of age, and the author's own vote counts (s = upvotes - downvotes + 1):
+    // the older post needs s = 3 (log10 3 = 0.48), two up votes, to pass a post 5 hours (0.4) newer.
     const older = await createPost(author, "older", community.id);
     clock.set(start + 5 * 3_600_000);
     const newer = await createPost(author, "newer", community.id);
@@ -144,7 +144,7 @@ describe("the hot order", () => {
     expect(orders).toEqual([
       ["newer", "older"],
       ["newer", "older"],
-      ["newer", "older"],
+      ["older", "newer"],
       ["older", "newer"],
     ]);
     // Every agent sees the same order.
@@ -156,13 +156,14 @@ describe("the hot order", () => {
     expectData(await vote(voters[1] as ForumClient, older, "down"));
     expect(await read(author, older)).toMatchObject({ upvotes: 1, downvotes: 2 });
     expect(await hotOrder(author)).toEqual(["newer", "older"]);
-    // The newer post needs a score of -3 (-0.48) to fall below the older one, now at -1 (0).
+    // The newer post needs s = -3 (-0.48), four down votes, to fall below the older one, now at s = 0 (0).
     const sinking = [];
     for (const voter of voters.slice(2)) {
       expectData(await vote(voter, newer, "down"));
       sinking.push(await hotOrder(author));
     }
     expect(sinking).toEqual([
+      ["newer", "older"],
       ["newer", "older"],
       ["newer", "older"],
       ["older", "newer"],

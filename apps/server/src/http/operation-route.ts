@@ -90,6 +90,14 @@ class HandlerContext<Caller> implements RequestContext<Caller> {
   get signal(): AbortSignal {
     return this.#request.signal;
   }
+
+  header(name: string): string | undefined {
+    return this.#request.headers.get(name) ?? undefined;
+  }
+
+  get url(): string {
+    return this.#request.url;
+  }
 }
 
 /** A download, through Hono's own answer: its headers are validated there, like any other Hono answer's. */

@@ -18,11 +18,12 @@ export interface BinaryReply<Status> {
   headers?: Record<string, string>;
 }
 
-type SuccessReply<Status, Response> = Response extends { content: { "application/json": infer Body } }
-  ? { status: Status; body: Body }
-  : Response extends { content: object }
-    ? BinaryReply<Status>
-    : { status: Status; body: JsonContent<Response> };
+type SuccessReply<Status, Response> = Response extends { content: infer Content extends object }
+  ?
+      | (Content extends { "application/json": infer Body } ? { status: Status; body: Body } : never)
+      // A download may also document a JSON alternative, which the request asks for with `Accept`.
+      | (Exclude<keyof Content, "application/json"> extends never ? never : BinaryReply<Status>)
+  : { status: Status; body: JsonContent<Response> };
 
 /**
  * The answers an operation documents for success: `{status, body}` for each 2xx status, or a {@link BinaryReply}
@@ -70,6 +71,10 @@ export interface RequestContext<Caller> {
   clientAddress: string;
   /** Aborts when the client goes away before the answer: a long wait stops then. */
   signal?: AbortSignal;
+  /** A header of the request, for an operation that answers bytes or, when asked (`Accept`), JSON. */
+  header?(name: string): string | undefined;
+  /** The address the request was sent to, for answers that link back to the server. */
+  url?: string;
 }
 
 /** Typed handlers for a set of operations: each gets its validated input and answers one of its documented replies. */

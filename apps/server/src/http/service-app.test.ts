@@ -146,7 +146,7 @@ describe("malformed requests", () => {
   it("answers a wrong method on a known path with 405 in the envelope, naming the methods in Allow", async () => {
     const inbox = await fetch(inboxUrl("/v0/webhooks/wh_x"), { method: "POST", headers: auth(t.server.inbox.apiKey) });
     expect(inbox.status).toBe(405);
-    expect(inbox.headers.get("Allow")).toBe("GET, PUT, DELETE");
+    expect(inbox.headers.get("Allow")).toBe("GET, PUT, DELETE, PATCH");
     const inboxBody = await inbox.json();
     expect(errorSchemaViolations("inbox", inboxBody)).toEqual([]);
     expect(inboxBody).toMatchObject({

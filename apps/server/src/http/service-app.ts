@@ -162,6 +162,18 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
       options.rateLimit,
     ),
   );
+  // A path ending in a literal (`.../messages/send`) is matched by its parametrized sibling too
+  // (`.../messages/{message_id}`): its 405 comes before the sibling's routes, so a method it lacks is not answered
+  // as the sibling's.
+  for (const path of new Set(options.operations.map((each) => each.path))) {
+    if (!path.endsWith("}")) {
+      const allowed = options.operations.filter((each) => each.path === path).map((each) => each.method.toUpperCase());
+      const others = ["GET", "POST", "PUT", "PATCH", "DELETE"].filter((method) => !allowed.includes(method));
+      if (others.length > 0) {
+        app.on(others, toHonoPath(path), labels.name(methodNotAllowed(allowed), "method_not_allowed"));
+      }
+    }
+  }
   for (const operation of options.operations.filter((each) => !each.public)) {
     route(operation, options.handlers[operation.operationId], (c) => c.get("caller"));
   }

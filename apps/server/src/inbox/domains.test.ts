@@ -5,6 +5,13 @@ import { expectData, startTestServer } from "../../test/support/test-server.ts";
 
 // List Domains and Get Domain: the domains the server hosts, as its options name them, the same for every pod.
 
+/** What every hosted domain publishes: mail to and from its own host, and DMARC reporting only. */
+const recordsWithoutDkim = (domain: string) => [
+  { type: "MX", name: domain, value: domain, priority: 10 },
+  { type: "TXT", name: domain, value: "v=spf1 mx ~all" },
+  { type: "TXT", name: `_dmarc.${domain}`, value: "v=DMARC1; p=none" },
+];
+
 describe("a server with its default domain", () => {
   let t: TestServer;
   beforeAll(async () => {
@@ -12,12 +19,19 @@ describe("a server with its default domain", () => {
   });
   afterAll(() => t.server.close());
 
-  it("lists pigeonhole.test, with no DNS records to publish", async () => {
+  it("lists pigeonhole.test, with the DNS records to publish", async () => {
     expect(expectData(await t.inbox.GET("/v0/domains", {}))).toEqual({
       count: 1,
       limit: 20,
       next_page_token: null,
-      domains: [{ domain_id: "pigeonhole.test", domain: "pigeonhole.test", status: "VERIFIED", records: [] }],
+      domains: [
+        {
+          domain_id: "pigeonhole.test",
+          domain: "pigeonhole.test",
+          status: "VERIFIED",
+          records: recordsWithoutDkim("pigeonhole.test"),
+        },
+      ],
     });
   });
 
@@ -56,7 +70,12 @@ describe("a server with several domains", () => {
     const domain = expectData(
       await t.inbox.GET("/v0/domains/{domain_id}", { params: { path: { domain_id: "example.org" } } }),
     );
-    expect(domain).toEqual({ domain_id: "example.org", domain: "example.org", status: "VERIFIED", records: [] });
+    expect(domain).toEqual({
+      domain_id: "example.org",
+      domain: "example.org",
+      status: "VERIFIED",
+      records: recordsWithoutDkim("example.org"),
+    });
     for (const domain_id of ["partner.example", "sub.example.org"]) {
       const { error, response } = await t.inbox.GET("/v0/domains/{domain_id}", { params: { path: { domain_id } } });
       expect(response.status).toBe(404);
@@ -90,17 +109,19 @@ describe("a server that signs relayed mail with DKIM", () => {
 
   it("lists the key's TXT record for the signing domain, whose key is the server's", async () => {
     const { domains } = expectData(await t.inbox.GET("/v0/domains", {}));
-    expect(domains.find((domain) => domain.domain === "pigeonhole.test")?.records).toEqual([]);
+    expect(domains.find((domain) => domain.domain === "pigeonhole.test")?.records).toEqual(
+      recordsWithoutDkim("pigeonhole.test"),
+    );
     const records = domains.find((domain) => domain.domain === "mail.example.com")?.records ?? [];
-    expect(records).toEqual([
-      {
-        type: "TXT",
-        name: "pigeonhole._domainkey.mail.example.com",
-        value: expect.stringMatching(/^v=DKIM1; k=rsa; p=/),
-      },
-    ]);
+    const [mx, spf, ...rest] = recordsWithoutDkim("mail.example.com");
+    const dkim = {
+      type: "TXT",
+      name: "pigeonhole._domainkey.mail.example.com",
+      value: expect.stringMatching(/^v=DKIM1; k=rsa; p=/),
+    };
+    expect(records).toEqual([mx, spf, dkim, ...rest]);
     // The record's key is the public half of the configured one: what it signs, the record's key verifies.
-    const published = /; p=([A-Za-z0-9+/=]+)$/.exec(records[0]?.value ?? "")?.[1] ?? "";
+    const published = /; p=([A-Za-z0-9+/=]+)$/.exec(records[2]?.value ?? "")?.[1] ?? "";
     const publicKey = createPublicKey({ key: Buffer.from(published, "base64"), format: "der", type: "spki" });
     const data = Buffer.from("From: desk@mail.example.com");
     expect(verify("sha256", data, publicKey, sign("sha256", data, privateKey))).toBe(true);

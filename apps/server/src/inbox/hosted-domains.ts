@@ -1,7 +1,7 @@
 import type { Domain } from "@pigeonhole/inbox-types";
 import type { DkimKey } from "../mail/outbound/relay-transport.ts";
 import { DEFAULT_DOMAIN } from "./addresses.ts";
-import { dkimRecord } from "./dkim-record.ts";
+import { domainRecords } from "./domain-records.ts";
 
 /** The domain part of an address, in lowercase. */
 const domainOf = (address: string): string => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
@@ -13,15 +13,14 @@ const domainOf = (address: string): string => address.slice(address.lastIndexOf(
 export class HostedDomains {
   readonly #domains: readonly Domain[];
 
-  /** `names` in lowercase, the default first; `dkim` adds its key's record to the domain it signs for. */
+  /** `names` in lowercase, the default first; `dkim` adds its key's record to the domain it signs for (domain-records.ts). */
   constructor(names: readonly string[], dkim?: DkimKey) {
     const hosted = names.length > 0 ? names : [DEFAULT_DOMAIN];
-    const signing = dkim && dkimRecord(dkim);
     this.#domains = hosted.map((name) => ({
       domain_id: name,
       domain: name,
       status: "VERIFIED",
-      records: signing && dkim.domain.toLowerCase() === name ? [signing] : [],
+      records: domainRecords(name, dkim),
     }));
   }
 

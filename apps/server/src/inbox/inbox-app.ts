@@ -13,8 +13,11 @@ import type { RequestMeter } from "../metrics/instruments.ts";
 import { compileSpecOperations } from "../spec/request-validator.ts";
 import { loadSpecBundle } from "../spec/spec-bundle.ts";
 import type { Storage } from "../storage/open-storage.ts";
+import { AddressListRule } from "./address-lists.ts";
 import { compileAddressRule } from "./address-rule.ts";
-import { EVENT_STREAM_PATH, eventStreamRoute } from "./events/upgrade-route.ts";
+import { createPublicDownloadHandlers } from "./download-handlers.ts";
+import { DownloadLinks } from "./download-links.ts";
+import { AGENTMAIL_EVENT_STREAM_PATH, EVENT_STREAM_PATH, eventStreamRoute } from "./events/upgrade-route.ts";
 import { HostedDomains } from "./hosted-domains.ts";
 import type { InboxProblemCode } from "./inbox-errors.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
@@ -27,7 +30,7 @@ export const INBOX_MAX_BODY_BYTES = 10 * 1024 * 1024;
 const RECIPIENT_FIELDS = new Set(["to", "cc", "bcc"]);
 
 export interface InboxAppOptions {
-  storage: Pick<Storage, "inboxes" | "webhooks" | "sends">;
+  storage: Pick<Storage, "inboxes" | "webhooks" | "sends" | "lists" | "drafts" | "eventQueries" | "search" | "secret">;
   apiKeys: ApiKeys;
   pageTokens: PageTokens;
   limits: { requestsPerMinute: number; sendsPerDay: number };
@@ -35,6 +38,8 @@ export interface InboxAppOptions {
   rateLimiters?: RateLimiterFactory;
   /** Webhooks one pod may have (`ServerOptions.webhooksPerPod`). */
   webhooksPerPod: number;
+  /** Allow and block list entries one pod may have (`ServerOptions.listEntriesPerPod`). */
+  listEntriesPerPod: number;
   /**
    * The hosted domains (`ServerOptions.domains`, the first the default of Create Inbox): inboxes are created in, send
    * from and are delivered to locally in these only. Default `["pigeonhole.test"]`.
@@ -64,6 +69,12 @@ export interface InboxAppOptions {
 export function createInboxApp(options: InboxAppOptions) {
   const rateLimiters = options.rateLimiters ?? inMemoryRateLimiters(options.clock);
   const requests = rateLimiters({ name: "inbox", limit: options.limits.requestsPerMinute, unit: "requests" });
+  // Every instance on the database signs with the same secret, so a link one made opens on any.
+  let downloadSecret: Promise<Buffer> | undefined;
+  const links = new DownloadLinks(() => {
+    downloadSecret ??= options.storage.secret("download_link_secret");
+    return downloadSecret;
+  });
   const spec = loadSpecBundle("inbox");
   const domains = new HostedDomains(options.domains ?? [], options.dkim);
   return createServiceApp<InboxCaller, InboxProblemCode>({
@@ -72,19 +83,30 @@ export function createInboxApp(options: InboxAppOptions) {
     handlers: createInboxHandlers({
       inboxes: options.storage.inboxes,
       webhooks: options.storage.webhooks,
+      drafts: options.storage.drafts,
+      lists: options.storage.lists,
+      search: options.storage.search,
       isValidAddress: compileAddressRule(spec),
       domains,
       pageTokens: options.pageTokens,
       clock: options.clock,
       webhooksPerPod: options.webhooksPerPod,
+      listEntriesPerPod: options.listEntriesPerPod,
+      links,
+      apiKeys: options.apiKeys,
+      eventQueries: options.storage.eventQueries,
       send: {
         sends: options.storage.sends,
         sendsPerDay: options.limits.sendsPerDay,
         relayConfigured: options.relayConfigured,
         simulator: options.simulator,
         isHostedAddress: (address) => domains.hostsAddress(address),
+        addressLists: new AddressListRule(options.storage.lists),
       },
     }),
+    publicHandlers: createPublicDownloadHandlers({ inboxes: options.storage.inboxes, clock: options.clock, links }),
+    // A signed link needs no key: its requests count against the address they come from.
+    publicRateLimit: (clientAddress) => requests.take(`address:${clientAddress}`),
     formatProblem: formatInboxProblem,
     async authenticate(apiKey) {
       return options.apiKeys.authenticateInbox(apiKey);
@@ -96,8 +118,8 @@ export function createInboxApp(options: InboxAppOptions) {
         ? "TOO_MANY_RECIPIENTS"
         : issue.code,
     maxBodyBytes: INBOX_MAX_BODY_BYTES,
-    extraRoutes: { [EVENT_STREAM_PATH]: eventStreamRoute },
-    queryKeyPaths: [EVENT_STREAM_PATH],
+    extraRoutes: { [EVENT_STREAM_PATH]: eventStreamRoute, [AGENTMAIL_EVENT_STREAM_PATH]: eventStreamRoute },
+    queryKeyPaths: [EVENT_STREAM_PATH, AGENTMAIL_EVENT_STREAM_PATH],
     trustedProxies: options.trustedProxies,
     authFailures: options.authFailures,
     logger: options.logger,

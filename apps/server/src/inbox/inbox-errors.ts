@@ -11,11 +11,18 @@ export type InboxProblemCode =
   | "CLIENT_ID_TAKEN"
   | "INVALID_URL"
   | "WEBHOOK_LIMIT_REACHED"
+  | "RECIPIENT_BLOCKED"
+  | "LIST_LIMIT_REACHED"
   | "IDEMPOTENCY_KEY_REUSED"
   | "SEND_LIMIT_EXCEEDED"
   | "TOO_MANY_CONNECTIONS"
   | "SYSTEM_LABEL"
-  | "DOMAIN_NOT_HOSTED";
+  | "DOMAIN_NOT_HOSTED"
+  | "DOMAINS_MANAGED_BY_OPERATOR"
+  | "API_KEY_LIMIT_REACHED"
+  | "TOO_MANY_KEYS"
+  | "TOO_MANY_INBOXES"
+  | "KEY_IN_USE";
 
 /** A problem the inbox raises, in its own vocabulary. */
 export class InboxProblem extends ApiProblem<InboxProblemCode> {}

@@ -1,38 +1,57 @@
 import type { CreateWebhookRequest, operations, paths } from "@pigeonhole/inbox-types";
-import { create as contentDisposition } from "content-disposition";
-import { format as formatMediaType, parse as parseMediaType } from "content-type";
 import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
 import { withSpecDefault } from "../http/operation-types.ts";
 import { randomBase62, randomLowerAlphanumeric } from "../ids.ts";
-import type { InboxCaller } from "../keys/api-keys.ts";
+import type { ApiKeys, InboxCaller } from "../keys/api-keys.ts";
 import { normalizeAddress } from "../mail/mail-address.ts";
+import type { DraftStore } from "../storage/inbox/draft-store.ts";
+import type { EventQueries } from "../storage/inbox/event-queries.ts";
+import type { MessageSearchIndex } from "../storage/inbox/full-text-search.ts";
 import type { InboxStore } from "../storage/inbox/inbox-store.ts";
+import type { ListStore } from "../storage/inbox/list-store.ts";
 import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
 import type { WebhookSettings, WebhookStore } from "../storage/inbox/webhook-store.ts";
+import { createDomainHandlers } from "./domain-handlers.ts";
+import type { InboxPublicOperationId } from "./download-handlers.ts";
+import { createDownloadHandlers } from "./download-handlers.ts";
+import type { DownloadLinks } from "./download-links.ts";
+import { createDraftHandlers } from "./draft-handlers.ts";
+import { createEventHandlers } from "./event-handlers.ts";
 import type { HostedDomains } from "./hosted-domains.ts";
 import { InboxProblem } from "./inbox-errors.ts";
+import { createKeyHandlers } from "./key-handlers.ts";
+import { createListHandlers } from "./list-handlers.ts";
+import { createMessageHandlers } from "./message-handlers.ts";
 import { labelChange } from "./message-labels.ts";
-import { buildMessageSource } from "./message-source.ts";
 import type { PageTokens } from "./page-token.ts";
 import { toPage } from "./page-token.ts";
 import { toInbox, toMessage, toMessageItem, toThreadItem, toWebhook, toWebhookDelivery } from "./records.ts";
 import { replyRecipients, replySendBody } from "./reply-addressing.ts";
+import { createSearchHandlers } from "./search-handlers.ts";
 import type { SendContext } from "./send-message.ts";
 import { sendMessage } from "./send-message.ts";
+import { createThreadHandlers } from "./thread-handlers.ts";
+import { createUpdateHandlers } from "./update-handlers.ts";
 import { generateWebhookSecret } from "./webhooks/signing.ts";
 import { webhookUrlProblem } from "./webhooks/webhook-url.ts";
 
 export type InboxHandlers = OperationHandlers<
   operations,
-  PathOperationId<paths, operations>,
+  Exclude<PathOperationId<paths, operations>, InboxPublicOperationId>,
   RequestContext<InboxCaller>
 >;
 
 export interface InboxHandlerDependencies {
   inboxes: InboxStore;
   webhooks: WebhookStore;
+  /** Allow and block lists (see list-handlers.ts). */
+  lists: ListStore;
+  /** Drafts (see draft-handlers.ts). */
+  drafts: DraftStore;
+  /** Ranked search of inboxes, messages and threads (see search-handlers.ts). */
+  search: MessageSearchIndex;
   /** The spec's address rule, which an address assembled from `username` and `domain` must follow too. */
   isValidAddress(address: string): boolean;
   /** The domains inboxes are created in and send from; the first is the default of Create Inbox. */
@@ -42,6 +61,14 @@ export interface InboxHandlerDependencies {
   send: Omit<SendContext, "clock">;
   /** Webhooks one pod may have (`ServerOptions.webhooksPerPod`). */
   webhooksPerPod: number;
+  /** Allow and block list entries one pod may have (`ServerOptions.listEntriesPerPod`). */
+  listEntriesPerPod: number;
+  /** Signs the links downloads answer to a request for JSON (see download-links.ts). */
+  links: DownloadLinks;
+  /** The pods' own keys (see key-handlers.ts). */
+  apiKeys: ApiKeys;
+  /** An inbox's events and counts of events (see event-handlers.ts). */
+  eventQueries: EventQueries;
 }
 
 const notFound = (what: string, id: string, field: string) =>
@@ -124,6 +151,23 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
   }
 
   return {
+    ...createListHandlers({
+      lists: deps.lists,
+      pageTokens,
+      clock,
+      isValidAddress: deps.isValidAddress,
+      ownInbox,
+      entriesPerPod: deps.listEntriesPerPod,
+    }),
+    ...createMessageHandlers({ inboxes, clock, sendContext, ownInbox, ownMessage, refuseUnhostedSender }),
+    ...createThreadHandlers({ inboxes, clock, listPage, ownInbox }),
+    ...createDownloadHandlers({ inboxes, clock, links: deps.links, ownInbox, ownMessage }),
+    ...createSearchHandlers({ search: deps.search, pageTokens, ownInbox }),
+    ...createDraftHandlers({ drafts: deps.drafts, inboxes, domains: deps.domains, pageTokens, clock, sendContext }),
+    ...createKeyHandlers({ apiKeys: deps.apiKeys, pageTokens }),
+    ...createDomainHandlers({ domains: deps.domains }),
+    ...createEventHandlers({ eventQueries: deps.eventQueries, pageTokens, clock, ownInbox }),
+    ...createUpdateHandlers({ inboxes, webhooks, clock, ownWebhook }),
     async createInbox({ body }, { caller }) {
       const username = body?.username ?? `inbox-${randomLowerAlphanumeric(10)}`;
       const domain = (body?.domain ?? deps.domains.defaultDomain).toLowerCase();
@@ -220,41 +264,6 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
         throw notFound("Message", path.message_id, "message_id");
       }
       return { status: 200, body: toMessage(updated.message, updated.attachments, updated.deliveries) };
-    },
-
-    async getAttachment({ path }, { caller }) {
-      const inbox = await ownInbox(caller.podId, path.inbox_id);
-      const attachment = await inboxes.findAttachment(inbox.inbox_id, path.message_id, path.attachment_id);
-      if (!attachment) {
-        throw notFound("Attachment", path.attachment_id, "attachment_id");
-      }
-      return {
-        status: 200,
-        body: attachment.content,
-        contentType: servableMediaType(attachment.content_type),
-        headers: { "Content-Disposition": contentDisposition(attachment.filename) },
-      };
-    },
-
-    async getRawMessage({ path }, { caller }) {
-      const { found } = await ownMessage(caller.podId, path.inbox_id, path.message_id);
-      const message = toMessage(found.message, found.attachments, found.deliveries);
-      // Copies stored before sources were kept get one built from their own fields and attachments, the same bytes on
-      // every read.
-      const source =
-        (await inboxes.findMessageSource(message.inbox_id, message.message_id)) ??
-        (await buildMessageSource({
-          ...message,
-          attachments: await Promise.all(
-            message.attachments.map(async (attachment) => ({
-              ...attachment,
-              content:
-                (await inboxes.findAttachment(message.inbox_id, message.message_id, attachment.attachment_id))
-                  ?.content ?? new Uint8Array(),
-            })),
-          ),
-        }));
-      return { status: 200, body: source, contentType: "message/rfc822" };
     },
 
     async replyToMessage({ path, headers, body }, { caller }) {
@@ -412,16 +421,4 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       return { status: 202, body: toWebhookDelivery(queued) };
     },
   };
-}
-
-/**
- * An attachment's `content_type` as a `Content-Type` header: a sender may have given any string, and one that is not
- * a media type (or holds characters a header cannot) is served as the bytes it is, `application/octet-stream`.
- */
-function servableMediaType(contentType: string): string {
-  try {
-    return formatMediaType(parseMediaType(contentType));
-  } catch {
-    return "application/octet-stream";
-  }
 }

@@ -3,9 +3,11 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62 } from "../ids.ts";
 import { parseMail } from "../mail/inbound/parse-mail.ts";
+import { RefusedMessageError } from "../mail/inbound/refused-message-error.ts";
 import type { ReceivedMail } from "../mail/inbound/smtp-listener.ts";
 import { normalizeAddress } from "../mail/mail-address.ts";
 import type { SendStore } from "../storage/inbox/send-store.ts";
+import type { AddressListRule } from "./address-lists.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import { withoutFieldHeaders } from "./field-headers.ts";
 import { toMessageRow } from "./records.ts";
@@ -22,6 +24,8 @@ export interface ReceiveContext {
   isValidAddress(address: string): boolean;
   /** The domain of message ids made up for mail that came without one. */
   defaultDomain: string;
+  /** The allow and block lists: an inbox whose receive lists refuse the sender gets no copy. */
+  addressLists?: AddressListRule;
 }
 
 /**
@@ -72,6 +76,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
   }));
   const replyTargets = replyTargetsOf(parsed.inReplyTo, parsed.references);
 
+  const refusing = await refusingInboxes(context, fromAddress, mail);
   await context.sends.inSendTransaction(async (tx) => {
     const recorder = new EventRecorder(tx);
     const hosted = await tx.findInboxesByAddress([...new Set(mail.recipients.map(normalizeAddress))]);
@@ -81,7 +86,7 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
       content_type,
       size,
     }));
-    for (const recipient of hosted) {
+    for (const recipient of hosted.filter((inbox) => !refusing.has(inbox.inboxId))) {
       // A concurrent arrival of the same mail into this inbox that committed first leaves the source taken.
       if (
         (await tx.holdsMessage(recipient.inboxId, messageId)) ||
@@ -112,4 +117,24 @@ export async function receiveMessage(context: ReceiveContext, mail: ReceivedMail
     await recorder.store(now, nowMs);
   });
   return { messageId };
+}
+
+/**
+ * The recipient inboxes whose receive lists (or their pods') refuse the sender, the message's From address (see
+ * address-lists.ts). When all of them do, the message is refused as a whole, with a permanent reply.
+ */
+async function refusingInboxes(
+  context: ReceiveContext,
+  fromAddress: string | undefined,
+  mail: ReceivedMail,
+): Promise<ReadonlySet<string>> {
+  if (!context.addressLists) {
+    return new Set();
+  }
+  const recipients = [...new Set(mail.recipients.map(normalizeAddress))];
+  const refusing = await context.addressLists.refusingInboxes(fromAddress, recipients);
+  if (recipients.length > 0 && recipients.every((address) => refusing.has(address))) {
+    throw new RefusedMessageError(554, "5.7.1 The recipients do not accept mail from this sender", "sender_refused");
+  }
+  return refusing;
 }

@@ -3,6 +3,7 @@ import type {
   Inbox,
   Message,
   MessageItem,
+  Metadata,
   RecipientDelivery,
   ThreadItem,
   Webhook,
@@ -26,6 +27,7 @@ export const toInbox = (row: InboxRow): Inbox => ({
   client_id: row.client_id,
   created_at: row.created_at,
   updated_at: row.updated_at,
+  metadata: row.metadata === null ? {} : (JSON.parse(row.metadata) as Metadata),
 });
 
 export const toThreadItem = (row: ThreadRow): ThreadItem => ({

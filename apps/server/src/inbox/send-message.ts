@@ -6,6 +6,7 @@ import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import type { NewRecipientDelivery } from "../storage/inbox/recipient-deliveries.ts";
 import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
 import { withoutBcc } from "../without-bcc.ts";
+import type { AddressListRule } from "./address-lists.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import { toMessageRow } from "./records.ts";
@@ -33,6 +34,8 @@ export interface SendContext {
    * in another domain never intercepts mail meant for it. Every address when absent.
    */
   isHostedAddress?(address: string): boolean;
+  /** The allow and block lists: a send they refuse is a 400; an inbox whose lists refuse the sender gets no copy. */
+  addressLists?: AddressListRule;
 }
 
 /** The labels a copy delivered to an inbox starts with. */
@@ -74,6 +77,7 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   const { simulator } = context;
   // A send that does not commit leaves no plan behind.
   const sends = simulator ? simulator.forgettingFailedSends(context.sends, draft.messageId) : context.sends;
+  const refusing = await refusingRecipients(context, request, draft);
   return sends.inSendTransaction(async (tx) => {
     const hosted = await findSenderAndLocalRecipients(tx, context, request, draft);
     const send: SendInProgress = {
@@ -92,11 +96,11 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     if (earlier) {
       return earlier;
     }
-    const recipientDeliveries = planDeliveries(context, send, hosted);
+    const recipientDeliveries = planDeliveries(context, send, hosted, refusing);
     const sender = senderCopy(send, senderFields, senderThread, recipientDeliveries);
     const delivered = await localCopies(
       send,
-      hosted.filter((inbox) => inbox.inboxId !== request.inboxId),
+      hosted.filter((inbox) => inbox.inboxId !== request.inboxId && !refusing.has(inbox.inboxId)),
     );
     await storeCopies(send, [sender, ...delivered]);
     await tx.insertRecipientDeliveries(recipientDeliveries);
@@ -105,6 +109,23 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
     await countAgainstDailyLimit(tx, context, request.podId, draft.nowMs);
     return response;
   });
+}
+
+/**
+ * Checks the send against the allow and block lists (see address-lists.ts): refused, it throws; otherwise it answers
+ * the inboxes among the recipients whose own lists refuse the sending inbox.
+ */
+async function refusingRecipients(
+  context: SendContext,
+  request: SendRequest,
+  draft: SendDraft,
+): Promise<ReadonlySet<string>> {
+  const { addressLists, isHostedAddress } = context;
+  if (!addressLists) {
+    return new Set();
+  }
+  const local = isHostedAddress ? draft.recipients.filter((address) => isHostedAddress(address)) : draft.recipients;
+  return addressLists.screenSend(request, draft, local);
 }
 
 /**
@@ -173,7 +194,12 @@ function senderFieldsOf({ request, draft }: SendInProgress, sendsToItself: boole
  * Where each recipient stands from the start: `local` when an inbox here receives it, `queued` for the relay (or a
  * simulated outcome), or `captured` (kept, not sent) when there is no relay.
  */
-function planDeliveries(context: SendContext, { request, draft }: SendInProgress, hosted: readonly HostedInbox[]) {
+function planDeliveries(
+  context: SendContext,
+  { request, draft }: SendInProgress,
+  hosted: readonly HostedInbox[],
+  refusing: ReadonlySet<string>,
+) {
   const { simulator } = context;
   const relayConfigured = context.relayConfigured ?? false;
   const hostedAddresses = new Set(hosted.map((inbox) => inbox.inboxId));
@@ -186,7 +212,7 @@ function planDeliveries(context: SendContext, { request, draft }: SendInProgress
       inboxId: request.inboxId,
       messageId: draft.messageId,
       address,
-      status: local ? "local" : queued ? "queued" : "captured",
+      status: refusing.has(address) ? "bounced" : local ? "local" : queued ? "queued" : "captured",
       updatedAt: draft.now,
       nextAttemptAtMs: queued ? draft.nowMs : null,
     };

@@ -2,15 +2,20 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { ServiceName } from "../service-name.ts";
-import { KEY_ID } from "../storage/keys/key-id.ts";
-import type { KeyRecord, KeyStore } from "../storage/keys/key-store.ts";
+import { KEY_ID, keyIdOf } from "../storage/keys/key-id.ts";
+import type { KeyRecord, KeyStore, PodKeyPosition, PodKeyRecord } from "../storage/keys/key-store.ts";
 import { KnownKeys } from "./known-keys.ts";
 
-export type { KeyRecord, ServiceName };
+export type { KeyRecord, PodKeyPosition, PodKeyRecord, ServiceName };
+
+/** Characters of a new key listed as its `prefix` after `ph_inbox_`: enough to tell keys apart, too few to guess. */
+const PREFIX_RANDOM_CHARACTERS = 4;
 
 /** Who calls the Inbox API: the pod its API key opens. */
 export interface InboxCaller {
   podId: string;
+  /** The id of the key the request was made with (`key_...`). */
+  keyId?: string;
 }
 
 /** Who calls the Forum API: the agent its API key belongs to. */
@@ -122,6 +127,38 @@ export class ApiKeys {
       (await this.#store.revokeKey({ keyHash: sha256Hex(keyOrId) }));
     this.#forgetAll();
     return revoked;
+  }
+
+  /** A new key for the existing pod `podId`, named `name`: answered once, stored as its hash. */
+  async createPodKey(podId: string, name: string | null): Promise<{ key: string; record: PodKeyRecord }> {
+    const key = generateApiKey("inbox");
+    const prefix = key.slice(0, "ph_inbox_".length + PREFIX_RANDOM_CHARACTERS);
+    const hash = sha256Hex(key);
+    await this.#store.registerInboxKey(hash, podId, isoTimestamp(this.#clock.now()), { dev: false, name, prefix });
+    const record = await this.#store.findPodKey(podId, keyIdOf(hash));
+    if (!record) {
+      throw new Error("The API key was not stored.");
+    }
+    return { key, record };
+  }
+
+  listPodKeys(podId: string, limit: number, after?: PodKeyPosition): Promise<PodKeyRecord[]> {
+    return this.#store.listPodKeys(podId, limit, after);
+  }
+
+  findPodKey(podId: string, keyId: string): Promise<PodKeyRecord | null> {
+    return this.#store.findPodKey(podId, keyId);
+  }
+
+  countPodKeys(podId: string): Promise<number> {
+    return this.#store.countPodKeys(podId);
+  }
+
+  /** Deletes one of the pod's keys; this instance refuses it from the next request, every other within a second. */
+  async deletePodKey(podId: string, keyId: string): Promise<PodKeyRecord | null> {
+    const deleted = await this.#store.deletePodKey(podId, keyId);
+    this.#forgetAll();
+    return deleted;
   }
 
   /** Revokes every development key (a server started without them); answers how many there were. */

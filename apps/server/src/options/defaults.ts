@@ -72,5 +72,8 @@ export const DEFAULT_SMTP_RETRY_DELAYS_MS: readonly number[] = [60_000, 300_000,
 /** Webhooks one pod may have unless `ServerOptions.webhooksPerPod` says otherwise. */
 export const DEFAULT_WEBHOOKS_PER_POD = 20;
 
+/** Allow and block list entries one pod may have unless `ServerOptions.listEntriesPerPod` says otherwise. */
+export const DEFAULT_LIST_ENTRIES_PER_POD = 1000;
+
 /** The longest an instance holds a recipient of the relay for one attempt (`ServerOptions.smtpRelayClaimMs`). */
 export const DEFAULT_SMTP_RELAY_CLAIM_MS = 300_000;

@@ -64,6 +64,7 @@ const IN_USE: Record<WithDefaultValue, (resolved: ResolvedOptions) => unknown> =
   webhookClaimMs: (resolved) => resolved.webhookClaimMs,
   claimLeaseMs: (resolved) => resolved.claimLeaseMs,
   webhooksPerPod: (resolved) => resolved.webhooksPerPod,
+  listEntriesPerPod: (resolved) => resolved.listEntriesPerPod,
   websocketConnectionsPerKey: (resolved) => resolved.websocketConnectionsPerKey,
   eventPollMs: (resolved) => resolved.eventPollMs,
   testControlKey: (resolved) => resolved.testControl?.key,

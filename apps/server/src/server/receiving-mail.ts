@@ -1,3 +1,4 @@
+import { AddressListRule } from "../inbox/address-lists.ts";
 import { compileAddressRule } from "../inbox/address-rule.ts";
 import { receiveMessage } from "../inbox/receive-message.ts";
 import type { RunningSmtpListener } from "../mail/inbound/smtp-listener.ts";
@@ -29,6 +30,7 @@ export function startReceivingMail(
           clock,
           isValidAddress,
           defaultDomain: config.domains[0] ?? "pigeonhole.test",
+          addressLists: new AddressListRule(storage.lists),
         },
         mail,
       ),

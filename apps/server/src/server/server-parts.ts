@@ -59,6 +59,8 @@ export async function shutDown(parts: ServerParts): Promise<void> {
   await parts.pruner.stop();
   await parts.notifications?.close();
   await Promise.all(parts.servers.map((server) => server.close(config.shutdownGraceMs)));
+  // Scheduled drafts first: a draft sent now queues mail and events for the workers after it.
+  await parts.workers?.drafts.stop();
   // Mail first: the outcomes it still records raise events for the webhook worker.
   await parts.workers?.mail?.stop();
   await parts.workers?.delivery.stop();

@@ -44,6 +44,7 @@ export async function createServiceApps(
     pageTokens: new PageTokens(await storage.secret("page_token_secret")),
     limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
     webhooksPerPod: config.webhooksPerPod,
+    listEntriesPerPod: config.listEntriesPerPod,
     domains: config.domains,
     dkim: config.relay?.dkim ?? undefined,
     trustedProxies: config.trustedProxies,

@@ -1,4 +1,7 @@
+import { AddressListRule } from "../inbox/address-lists.ts";
+import { HostedDomains } from "../inbox/hosted-domains.ts";
 import { OutboundMailWorker } from "../inbox/outbound-mail-worker.ts";
+import { ScheduledDraftWorker } from "../inbox/scheduled-draft-worker.ts";
 import type { DeliverAttempt } from "../inbox/webhooks/attempt-delivery.ts";
 import { WebhookDeliveryWorker } from "../inbox/webhooks/delivery-worker.ts";
 import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
@@ -14,6 +17,8 @@ export interface Workers {
   delivery: WebhookDeliveryWorker;
   /** Made only when there is a relay or simulated outcomes: without either, no mail leaves the server. */
   mail: OutboundMailWorker | undefined;
+  /** Sends scheduled drafts when their time comes. */
+  drafts: ScheduledDraftWorker;
 }
 
 /** What the workers work with that test control may wrap or supply. */
@@ -34,6 +39,7 @@ export function createWorkers(parts: ServerParts, dependencies: WorkerDependenci
   const workers = {
     delivery: createDeliveryWorker(context, dependencies, instruments),
     mail: createMailWorker(context, dependencies.simulator, instruments),
+    drafts: createDraftWorker(context, dependencies.simulator, instruments),
   };
   parts.workers = workers;
   return workers;
@@ -92,6 +98,43 @@ function createMailWorker(
     claimMs: relay?.claimMs ?? DEFAULT_SMTP_RELAY_CLAIM_MS,
     leaseMs: config.claimLeaseMs,
     concurrency: 10,
+    instruments,
+  });
+}
+
+/** How long one scheduled draft's send may hold its claim: a send is one transaction, well within this. */
+const DRAFT_SEND_CLAIM_MS = 60_000;
+
+function createDraftWorker(
+  { config, storage, clock, instanceId }: StartContext,
+  simulator: OutcomeSimulator | undefined,
+  instruments: Instruments | undefined,
+): ScheduledDraftWorker {
+  const domains = new HostedDomains(config.domains);
+  return new ScheduledDraftWorker({
+    queue: storage.draftQueue,
+    sending: {
+      drafts: storage.drafts,
+      inboxes: storage.inboxes,
+      // The send path of Send Message, with the same limits and outcomes as the inbox service's.
+      send: {
+        sends: storage.sends,
+        clock,
+        sendsPerDay: config.limits.inboxSendsPerDay,
+        relayConfigured: config.relay !== null,
+        simulator,
+        isHostedAddress: (address) => domains.hostsAddress(address),
+        addressLists: new AddressListRule(storage.lists),
+      },
+    },
+    instanceId,
+    soleInstance: storage.kind === "sqlite",
+    clock,
+    claimClock: config.clock,
+    logger: config.logger,
+    claimMs: DRAFT_SEND_CLAIM_MS,
+    leaseMs: config.claimLeaseMs,
+    concurrency: 5,
     instruments,
   });
 }

@@ -8,7 +8,7 @@ import type { SqlDialect } from "./sql-dialect.ts";
 // that its instance renews while the attempt runs, so that an instance that stopped without handing its rows back
 // (a crash) loses them within one lease.
 
-export type WorkTable = "webhook_deliveries" | "recipient_deliveries";
+export type WorkTable = "webhook_deliveries" | "recipient_deliveries" | "drafts";
 
 /** A work table and the statuses in which its rows wait to be worked on. */
 export type ClaimableRows = {

@@ -2,14 +2,33 @@ import { silentLogger } from "../logger.ts";
 import type { ServerDatabase } from "./database.ts";
 import type { DatabaseWait } from "./database-wait.ts";
 import { openWhenReachable } from "./database-wait.ts";
+import type { CommentStore } from "./forum/comment-store.ts";
+import { SqlCommentStore } from "./forum/comment-store.ts";
+import type { FeedStore } from "./forum/feed-store.ts";
+import { SqlFeedStore } from "./forum/feed-store.ts";
+import type { FollowStore } from "./forum/follow-store.ts";
+import { SqlFollowStore } from "./forum/follow-store.ts";
 import type { ForumStore } from "./forum/forum-store.ts";
 import { SqlForumStore } from "./forum/forum-store.ts";
+import type { ModerationStore } from "./forum/moderation-store.ts";
+import { SqlModerationStore } from "./forum/moderation-store.ts";
+import type { ProfileStore } from "./forum/profile-store.ts";
+import { SqlProfileStore } from "./forum/profile-store.ts";
+import type { SearchStore } from "./forum/search-store.ts";
+import { SqlSearchStore } from "./forum/search-store.ts";
 import type { DeliveryOutbox } from "./inbox/delivery-outbox.ts";
 import { SqlDeliveryOutbox } from "./inbox/delivery-outbox.ts";
+import type { DraftQueue, DraftStore } from "./inbox/draft-store.ts";
+import { SqlDraftQueue, SqlDraftStore } from "./inbox/draft-store.ts";
 import type { EventLog } from "./inbox/event-log.ts";
 import { SqlEventLog } from "./inbox/event-log.ts";
+import { type EventQueries, SqlEventQueries } from "./inbox/event-queries.ts";
+import type { MessageSearchIndex } from "./inbox/full-text-search.ts";
+import { SqlMessageSearchIndex } from "./inbox/full-text-search.ts";
 import type { InboxStore } from "./inbox/inbox-store.ts";
 import { SqlInboxStore } from "./inbox/inbox-store.ts";
+import type { ListStore } from "./inbox/list-store.ts";
+import { SqlListStore } from "./inbox/list-store.ts";
 import type { MailQueue } from "./inbox/mail-queue.ts";
 import { SqlMailQueue } from "./inbox/mail-queue.ts";
 import type { SendStore } from "./inbox/send-store.ts";
@@ -44,13 +63,33 @@ export interface Storage {
   readonly description: string;
   readonly keys: KeyStore;
   readonly inboxes: InboxStore;
+  /** Ranked search of a pod's inboxes, messages and threads (full text, migration 0011). */
+  readonly search: MessageSearchIndex;
   readonly webhooks: WebhookStore;
   readonly sends: SendStore;
+  /** Allow and block lists of addresses and domains. */
+  readonly lists: ListStore;
   readonly outbox: DeliveryOutbox;
   /** Outside recipients waiting for the relay. */
   readonly mailQueue: MailQueue;
+  /** Drafts of inboxes. */
+  readonly drafts: DraftStore;
+  /** Scheduled drafts waiting for their `send_at`. */
+  readonly draftQueue: DraftQueue;
   readonly forum: ForumStore;
+  /** Agents' profiles with their counts. */
+  readonly forumProfiles: ProfileStore;
+  /** Follows between agents and subscriptions to communities. */
+  readonly forumFollows: FollowStore;
+  readonly forumFeed: FeedStore;
+  readonly forumSearch: SearchStore;
+  /** Single comments, threaded comment pages and votes on comments. */
+  readonly forumComments: CommentStore;
+  /** Community moderators and pinned posts. */
+  readonly forumModeration: ModerationStore;
   readonly events: EventLog;
+  /** An inbox's stored events and counts of events by type, for the API. */
+  readonly eventQueries: EventQueries;
   /** Wipes one key's data, or all of it (test control's reset). */
   readonly reset: DataReset;
   /**
@@ -154,12 +193,23 @@ function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string,
     description,
     keys: new SqlKeyStore(db),
     inboxes: new SqlInboxStore(db, dialect),
+    search: new SqlMessageSearchIndex(db, dialect),
     webhooks: new SqlWebhookStore(db, dialect, units),
     sends: new SqlSendStore(dialect, units),
+    lists: new SqlListStore(db, dialect),
     outbox: new SqlDeliveryOutbox(db, dialect),
     mailQueue: new SqlMailQueue(db, dialect),
+    drafts: new SqlDraftStore(db, dialect),
+    draftQueue: new SqlDraftQueue(db, dialect),
     forum: new SqlForumStore(db, dialect),
+    forumProfiles: new SqlProfileStore(db),
+    forumFollows: new SqlFollowStore(db),
+    forumFeed: new SqlFeedStore(db, dialect),
+    forumSearch: new SqlSearchStore(db, dialect),
+    forumComments: new SqlCommentStore(db, dialect),
+    forumModeration: new SqlModerationStore(db, dialect),
     events: new SqlEventLog(db, dialect),
+    eventQueries: new SqlEventQueries(db, dialect),
     reset: new SqlDataReset(db, dialect),
     listenForEvents: () => ({ close: async () => {} }),
     announceCommitsTo: (announcer) => units.announceTo(announcer),

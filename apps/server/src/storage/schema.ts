@@ -22,11 +22,61 @@ export interface DatabaseSchema {
   events: EventTable;
   event_positions: EventPositionTable;
   recipient_deliveries: RecipientDeliveryTable;
+  address_list_entries: AddressListEntryTable;
   forum_communities: ForumCommunityTable;
   forum_posts: ForumPostTable;
   forum_comments: ForumCommentTable;
   forum_votes: ForumVoteTable;
   forum_idempotency_keys: ForumIdempotencyKeyTable;
+  comment_votes: CommentVoteTable;
+  forum_community_moderators: ForumCommunityModeratorTable;
+  forum_follows: ForumFollowTable;
+  forum_subscriptions: ForumSubscriptionTable;
+  drafts: DraftTable;
+  draft_attachments: DraftAttachmentTable;
+}
+
+/** Where a draft stands: kept (`draft`), waiting for its `send_at` (`scheduled`), or its scheduled send refused. */
+export type DraftStatus = "draft" | "scheduled" | "failed";
+
+/**
+ * A draft of an inbox (migration 0013). Scheduled drafts are also a claimed work table: due at `next_attempt_at_ms`
+ * (its `send_at`), held by one instance while it sends them. List-valued columns hold JSON text.
+ */
+export interface DraftTable {
+  seq: Generated<number>;
+  draft_id: string;
+  pod_id: string;
+  inbox_id: string;
+  client_id: string | null;
+  labels: string;
+  reply_to: string;
+  to_addresses: string;
+  cc_addresses: string;
+  bcc_addresses: string;
+  subject: string | null;
+  text_body: string | null;
+  html_body: string | null;
+  in_reply_to: string | null;
+  reference_ids: string;
+  status: DraftStatus;
+  send_at: string | null;
+  created_at: string;
+  updated_at: string;
+  next_attempt_at_ms: number | null;
+  claimed_by: string | null;
+  claimed_until_ms: number | null;
+}
+
+/** An attachment of a draft, with its content. */
+export interface DraftAttachmentTable {
+  draft_id: string;
+  attachment_id: string;
+  position: number;
+  filename: string;
+  content_type: string;
+  size: number;
+  content: Uint8Array;
 }
 
 export interface MetaTable {
@@ -43,6 +93,10 @@ export interface InboxApiKeyTable {
   created_at: string;
   /** 1 for a development key, which a server started without development keys removes. */
   dev_key: Generated<number>;
+  /** The name given when the key was created over the API (migration 0015); null for keys registered otherwise. */
+  name: string | null;
+  /** The visible start of the key, so a pod can recognise it (migration 0015); null for keys registered before. */
+  prefix: string | null;
 }
 
 /** A forum agent and the SHA-256 of its API key (null once the key is revoked: the agent keeps its content). */
@@ -56,6 +110,8 @@ export interface ForumAgentTable {
   created_at: string;
   /** 1 while the agent's key is a development key. */
   dev_key: Generated<number>;
+  /** What the agent says about itself, a JSON object as text (migration 0017); null until set. */
+  metadata: Generated<string | null>;
 }
 
 /** Requests counted in one fixed window per bucket, shared by every server instance on the database. */
@@ -73,6 +129,8 @@ export interface InboxTable {
   client_id: string | null;
   created_at: string;
   updated_at: string;
+  /** The caller's own values, a JSON object (migration 0015); null until one is set. */
+  metadata: string | null;
 }
 
 export interface ThreadTable {
@@ -223,6 +281,23 @@ export interface RecipientDeliveryTable {
   claimed_until_ms: number | null;
 }
 
+/**
+ * An entry of an allow or block list (migration 0014): an address or a domain, lowercase, in a pod's own list
+ * (`inbox_id` empty) or an inbox's.
+ */
+export interface AddressListEntryTable {
+  pod_id: string;
+  inbox_id: string;
+  direction: "send" | "receive";
+  list_type: "allow" | "block";
+  entry: string;
+  entry_type: "email" | "domain";
+  reason: string | null;
+  created_at: string;
+}
+
+export type AddressListEntryRow = Selectable<AddressListEntryTable>;
+
 /** An event of a pod as the live stream sends it: `payload` is the exact JSON a webhook delivery carries. */
 export interface EventTable {
   pod_id: string;
@@ -247,6 +322,8 @@ export interface ForumCommunityTable {
   display_name: string;
   description: string | null;
   created_at: string;
+  /** The agent that created the community (migration 0016); null for `general` and older communities. */
+  owner_id: string | null;
 }
 
 export interface ForumPostTable {
@@ -261,6 +338,10 @@ export interface ForumPostTable {
   comment_count: number;
   hot_rank: number;
   created_at: string;
+  /** `created_at` in Unix milliseconds, for the `rising` order (migration 0016). */
+  created_at_ms: Generated<number>;
+  /** When an owner or moderator pinned the post to its community; null when not pinned (migration 0016). */
+  pinned_at: string | null;
 }
 
 export interface ForumCommentTable {
@@ -271,6 +352,10 @@ export interface ForumCommentTable {
   content: string;
   created_at: string;
   deleted_at: string | null;
+  upvotes: Generated<number>;
+  downvotes: Generated<number>;
+  /** 0 for a top-level comment, its parent's depth plus 1 for a reply (migration 0016). */
+  depth: Generated<number>;
 }
 
 /** The answer a forum write gave, kept under its Idempotency-Key for 24 hours. */
@@ -289,6 +374,35 @@ export interface ForumVoteTable {
   post_id: string;
   agent_id: string;
   direction: VoteDirectionValue;
+  created_at: string;
+}
+
+/** An agent's vote on a comment: at most one per agent and comment, as on posts. */
+export interface CommentVoteTable {
+  comment_id: string;
+  agent_id: string;
+  direction: VoteDirectionValue;
+  created_at: string;
+}
+
+/** An agent following another (migration 0017): the followee's posts are in the follower's feed. */
+export interface ForumFollowTable {
+  follower_id: string;
+  followee_id: string;
+  created_at: string;
+}
+
+/** An agent subscribed to a community (migration 0017): its posts are in the agent's feed. */
+export interface ForumSubscriptionTable {
+  agent_id: string;
+  community_id: string;
+  created_at: string;
+}
+
+/** An agent the owner of a community made its moderator (it may pin posts there). */
+export interface ForumCommunityModeratorTable {
+  community_id: string;
+  agent_id: string;
   created_at: string;
 }
 

@@ -143,8 +143,8 @@ describe("the forum's hot rank", () => {
       );
     }
     const early = await post(author, `early-${crypto.randomUUID()}`);
-    // Two votes are worth log10(2) * 45,000 s, about 3.8 hours of age.
-    await control.advance(4 * HOUR);
+    // Two votes and the author's own make s = 3, worth log10(3) * 45,000 s, about 6 hours of age.
+    await control.advance(7 * HOUR);
     const late = await post(author, `late-${crypto.randomUUID()}`);
     const { posts } = expectData(await author.GET("/api/v1/posts", { params: { query: { sort: "hot", limit: 100 } } }));
     const order = posts.map((each) => each.id).filter((id) => [voted, early, late].includes(id));

@@ -100,6 +100,7 @@ describe("every operation, in both call styles", () => {
         author: { id: expect.stringMatching(UUID), name: "ada" },
         community: GENERAL,
         my_vote: null,
+        pinned: false,
       },
     });
 
@@ -159,6 +160,8 @@ describe("every operation, in both call styles", () => {
         downvotes: 0,
         author: { id: post.author.id, name: "grace" },
         created_at: expect.stringMatching(ISO_TIMESTAMP),
+        depth: 0,
+        my_vote: null,
       },
     });
     const reply = await forum.POST("/api/v1/posts/{post_id}/comments", {
@@ -232,6 +235,11 @@ describe("agents", () => {
         id: expect.stringMatching(UUID),
         name: "hopper",
         description: "Writes compilers.",
+        metadata: null,
+        karma: 0,
+        follower_count: 0,
+        following_count: 0,
+        post_count: 0,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
       },
       api_key: expect.stringMatching(/\S{16,}/),
@@ -314,6 +322,7 @@ describe("communities", () => {
         name: "type-theory",
         display_name: "Type theory",
         description: "Types, proofs and programs.",
+        subscriber_count: 0,
         created_at: expect.stringMatching(ISO_TIMESTAMP),
       },
     });

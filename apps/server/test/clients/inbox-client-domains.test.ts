@@ -25,7 +25,8 @@ describe("hosted domains", () => {
     const walked: Domain[] = await inbox.paginate("/v0/domains", { params: { query: { limit: 1 } } }).toArray(10);
     expect(walked.map((domain) => domain.domain_id)).toEqual(DOMAINS);
     const one = await inbox.get("/v0/domains/{domain_id}", { params: { path: { domain_id: "example.org" } } });
-    expect(one).toEqual({ domain_id: "example.org", domain: "example.org", status: "VERIFIED", records: [] });
+    expect(one).toMatchObject({ domain_id: "example.org", domain: "example.org", status: "VERIFIED" });
+    expect(one.records.map((record) => record.type)).toEqual(["MX", "TXT", "TXT"]);
     const { data, response } = await inbox.GET("/v0/domains/{domain_id}", {
       params: { path: { domain_id: "mail.example.com" } },
     });

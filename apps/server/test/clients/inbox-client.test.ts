@@ -69,6 +69,7 @@ describe("every operation, in both call styles", () => {
       client_id: `${username}-client`,
       created_at: expect.stringMatching(ISO_TIMESTAMP),
       updated_at: support.created_at,
+      metadata: {},
     });
 
     const again = await inbox.POST("/v0/inboxes", { body: { client_id: `${username}-client` } });

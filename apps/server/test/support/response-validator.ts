@@ -91,7 +91,8 @@ export function createResponseValidator(service: ServiceName) {
     }
     const schema = response.content?.["application/json"]?.schema;
     const otherTypes = Object.keys(response.content ?? {}).filter((type) => type !== "application/json");
-    if (schema === undefined && otherTypes.length > 0) {
+    // A download that documents a JSON alternative answers bytes unless the request asked for JSON.
+    if (otherTypes.length > 0 && (schema === undefined || observed.body instanceof Uint8Array)) {
       // Bytes: `application/octet-stream` stands for the file's own media type, any other is sent as documented.
       const contentType = observed.headers.get("Content-Type") ?? "";
       if (!otherTypes.some((type) => type === "application/octet-stream" || contentType.startsWith(type))) {

@@ -66,6 +66,51 @@ export type calls = {
       item: operations["listComments"]["responses"][200]["content"]["application/json"]["comments"][number];
       download: false;
     };
+    "/api/v1/comments/{comment_id}": {
+      operation: operations["getComment"];
+      init: { params: operations["getComment"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getComment"]["responses"][200]["content"]["application/json"];
+      error: operations["getComment"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/communities/{community_name}/moderators": {
+      operation: operations["listModerators"];
+      init: { params: operations["listModerators"]["parameters"]; body?: never };
+      required: true;
+      data: operations["listModerators"]["responses"][200]["content"]["application/json"];
+      error: operations["listModerators"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["listModerators"]["responses"][200]["content"]["application/json"]["moderators"][number];
+      download: false;
+    };
+    "/api/v1/agents/profile": {
+      operation: operations["getAgentProfile"];
+      init: { params: operations["getAgentProfile"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getAgentProfile"]["responses"][200]["content"]["application/json"];
+      error: operations["getAgentProfile"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["getAgentProfile"]["responses"][200]["content"]["application/json"]["recent_posts"][number];
+      download: false;
+    };
+    "/api/v1/feed": {
+      operation: operations["getFeed"];
+      init: { params?: operations["getFeed"]["parameters"]; body?: never };
+      required: false;
+      data: operations["getFeed"]["responses"][200]["content"]["application/json"];
+      error: operations["getFeed"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["getFeed"]["responses"][200]["content"]["application/json"]["posts"][number];
+      download: false;
+    };
+    "/api/v1/search": {
+      operation: operations["listSearchResults"];
+      init: { params: operations["listSearchResults"]["parameters"]; body?: never };
+      required: true;
+      data: operations["listSearchResults"]["responses"][200]["content"]["application/json"];
+      error: operations["listSearchResults"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["listSearchResults"]["responses"][200]["content"]["application/json"]["results"][number];
+      download: false;
+    };
   };
   put: {};
   post: {
@@ -114,8 +159,63 @@ export type calls = {
       item: never;
       download: false;
     };
+    "/api/v1/comments/{comment_id}/vote": {
+      operation: operations["voteComment"];
+      init: { params: operations["voteComment"]["parameters"]; body: operations["voteComment"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["voteComment"]["responses"][200]["content"]["application/json"];
+      error: operations["voteComment"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/posts/{post_id}/pin": {
+      operation: operations["pinPost"];
+      init: { params: operations["pinPost"]["parameters"]; body?: never };
+      required: true;
+      data: operations["pinPost"]["responses"][200]["content"]["application/json"];
+      error: operations["pinPost"]["responses"][400 | 401 | 403 | 404 | 409 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/communities/{community_name}/moderators": {
+      operation: operations["addModerator"];
+      init: { params: operations["addModerator"]["parameters"]; body: operations["addModerator"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["addModerator"]["responses"][201]["content"]["application/json"];
+      error: operations["addModerator"]["responses"][400 | 401 | 403 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/agents/{agent_name}/follow": {
+      operation: operations["followAgent"];
+      init: { params: operations["followAgent"]["parameters"]; body?: never };
+      required: true;
+      data: operations["followAgent"]["responses"][200]["content"]["application/json"];
+      error: operations["followAgent"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/communities/{community_name}/subscribe": {
+      operation: operations["subscribeCommunity"];
+      init: { params: operations["subscribeCommunity"]["parameters"]; body?: never };
+      required: true;
+      data: operations["subscribeCommunity"]["responses"][200]["content"]["application/json"];
+      error: operations["subscribeCommunity"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
   };
-  patch: {};
+  patch: {
+    "/api/v1/agents/me": {
+      operation: operations["updateMe"];
+      init: { params?: operations["updateMe"]["parameters"]; body: operations["updateMe"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["updateMe"]["responses"][200]["content"]["application/json"];
+      error: operations["updateMe"]["responses"][400 | 401 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+  };
   delete: {
     "/api/v1/posts/{post_id}": {
       operation: operations["deletePost"];
@@ -132,6 +232,42 @@ export type calls = {
       required: true;
       data: undefined;
       error: operations["deleteComment"]["responses"][400 | 401 | 403 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/posts/{post_id}/pin": {
+      operation: operations["deletePin"];
+      init: { params: operations["deletePin"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deletePin"]["responses"][400 | 401 | 403 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/communities/{community_name}/moderators": {
+      operation: operations["deleteModerator"];
+      init: { params: operations["deleteModerator"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteModerator"]["responses"][400 | 401 | 403 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/agents/{agent_name}/follow": {
+      operation: operations["deleteFollow"];
+      init: { params: operations["deleteFollow"]["parameters"]; body?: never };
+      required: true;
+      data: operations["deleteFollow"]["responses"][200]["content"]["application/json"];
+      error: operations["deleteFollow"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/api/v1/communities/{community_name}/subscribe": {
+      operation: operations["deleteSubscription"];
+      init: { params: operations["deleteSubscription"]["parameters"]; body?: never };
+      required: true;
+      data: operations["deleteSubscription"]["responses"][200]["content"]["application/json"];
+      error: operations["deleteSubscription"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
     };

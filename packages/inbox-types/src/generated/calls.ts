@@ -21,6 +21,15 @@ export type calls = {
       item: operations["listInboxes"]["responses"][200]["content"]["application/json"]["inboxes"][number];
       download: false;
     };
+    "/v0/inboxes/search": {
+      operation: operations["searchInboxes"];
+      init: { params: operations["searchInboxes"]["parameters"]; body?: never };
+      required: true;
+      data: operations["searchInboxes"]["responses"][200]["content"]["application/json"];
+      error: operations["searchInboxes"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["searchInboxes"]["responses"][200]["content"]["application/json"]["inboxes"][number];
+      download: false;
+    };
     "/v0/inboxes/{inbox_id}": {
       operation: operations["getInbox"];
       init: { params: operations["getInbox"]["parameters"]; body?: never };
@@ -39,6 +48,15 @@ export type calls = {
       item: operations["listMessages"]["responses"][200]["content"]["application/json"]["messages"][number];
       download: false;
     };
+    "/v0/inboxes/{inbox_id}/messages/search": {
+      operation: operations["searchMessages"];
+      init: { params: operations["searchMessages"]["parameters"]; body?: never };
+      required: true;
+      data: operations["searchMessages"]["responses"][200]["content"]["application/json"];
+      error: operations["searchMessages"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["searchMessages"]["responses"][200]["content"]["application/json"]["messages"][number];
+      download: false;
+    };
     "/v0/inboxes/{inbox_id}/messages/{message_id}": {
       operation: operations["getMessage"];
       init: { params: operations["getMessage"]["parameters"]; body?: never };
@@ -52,7 +70,7 @@ export type calls = {
       operation: operations["getAttachment"];
       init: { params: operations["getAttachment"]["parameters"]; body?: never };
       required: true;
-      data: never;
+      data: operations["getAttachment"]["responses"][200]["content"]["application/json"];
       error: operations["getAttachment"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
       item: never;
       download: true;
@@ -61,7 +79,7 @@ export type calls = {
       operation: operations["getRawMessage"];
       init: { params: operations["getRawMessage"]["parameters"]; body?: never };
       required: true;
-      data: never;
+      data: operations["getRawMessage"]["responses"][200]["content"]["application/json"];
       error: operations["getRawMessage"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
       item: never;
       download: true;
@@ -75,6 +93,24 @@ export type calls = {
       item: operations["listThreads"]["responses"][200]["content"]["application/json"]["threads"][number];
       download: false;
     };
+    "/v0/inboxes/{inbox_id}/threads/search": {
+      operation: operations["searchThreads"];
+      init: { params: operations["searchThreads"]["parameters"]; body?: never };
+      required: true;
+      data: operations["searchThreads"]["responses"][200]["content"]["application/json"];
+      error: operations["searchThreads"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["searchThreads"]["responses"][200]["content"]["application/json"]["threads"][number];
+      download: false;
+    };
+    "/v0/threads/search": {
+      operation: operations["searchPodThreads"];
+      init: { params: operations["searchPodThreads"]["parameters"]; body?: never };
+      required: true;
+      data: operations["searchPodThreads"]["responses"][200]["content"]["application/json"];
+      error: operations["searchPodThreads"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["searchPodThreads"]["responses"][200]["content"]["application/json"]["threads"][number];
+      download: false;
+    };
     "/v0/inboxes/{inbox_id}/threads/{thread_id}": {
       operation: operations["getThread"];
       init: { params: operations["getThread"]["parameters"]; body?: never };
@@ -83,6 +119,42 @@ export type calls = {
       error: operations["getThread"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
+    };
+    "/v0/threads": {
+      operation: operations["listPodThreads"];
+      init: { params?: operations["listPodThreads"]["parameters"]; body?: never };
+      required: false;
+      data: operations["listPodThreads"]["responses"][200]["content"]["application/json"];
+      error: operations["listPodThreads"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["listPodThreads"]["responses"][200]["content"]["application/json"]["threads"][number];
+      download: false;
+    };
+    "/v0/threads/{thread_id}": {
+      operation: operations["getPodThread"];
+      init: { params: operations["getPodThread"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getPodThread"]["responses"][200]["content"]["application/json"];
+      error: operations["getPodThread"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/threads/{thread_id}/attachments/{attachment_id}": {
+      operation: operations["getThreadAttachment"];
+      init: { params: operations["getThreadAttachment"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getThreadAttachment"]["responses"][200]["content"]["application/json"];
+      error: operations["getThreadAttachment"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: true;
+    };
+    "/v0/downloads/{token}": {
+      operation: operations["getDownload"];
+      init: { params: operations["getDownload"]["parameters"]; body?: never };
+      required: true;
+      data: never;
+      error: operations["getDownload"]["responses"][400 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: true;
     };
     "/v0/webhooks": {
       operation: operations["listWebhooks"];
@@ -129,6 +201,141 @@ export type calls = {
       item: operations["getDomain"]["responses"][200]["content"]["application/json"]["records"][number];
       download: false;
     };
+    "/v0/domains/{domain_id}/zone-file": {
+      operation: operations["getDomainZoneFile"];
+      init: { params: operations["getDomainZoneFile"]["parameters"]; body?: never };
+      required: true;
+      data: never;
+      error: operations["getDomainZoneFile"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: true;
+    };
+    "/v0/inboxes/{inbox_id}/events": {
+      operation: operations["listInboxEvents"];
+      init: { params: operations["listInboxEvents"]["parameters"]; body?: never };
+      required: true;
+      data: operations["listInboxEvents"]["responses"][200]["content"]["application/json"];
+      error: operations["listInboxEvents"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["listInboxEvents"]["responses"][200]["content"]["application/json"]["events"][number];
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/metrics/events": {
+      operation: operations["getInboxEventMetrics"];
+      init: { params: operations["getInboxEventMetrics"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getInboxEventMetrics"]["responses"][200]["content"]["application/json"];
+      error: operations["getInboxEventMetrics"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/metrics/events": {
+      operation: operations["getEventMetrics"];
+      init: { params?: operations["getEventMetrics"]["parameters"]; body?: never };
+      required: false;
+      data: operations["getEventMetrics"]["responses"][200]["content"]["application/json"];
+      error: operations["getEventMetrics"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/api-keys": {
+      operation: operations["listApiKeys"];
+      init: { params?: operations["listApiKeys"]["parameters"]; body?: never };
+      required: false;
+      data: operations["listApiKeys"]["responses"][200]["content"]["application/json"];
+      error: operations["listApiKeys"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["listApiKeys"]["responses"][200]["content"]["application/json"]["api_keys"][number];
+      download: false;
+    };
+    "/v0/api-keys/{api_key_id}": {
+      operation: operations["getApiKey"];
+      init: { params: operations["getApiKey"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getApiKey"]["responses"][200]["content"]["application/json"];
+      error: operations["getApiKey"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/auth/me": {
+      operation: operations["getAuthIdentity"];
+      init: { params?: operations["getAuthIdentity"]["parameters"]; body?: never };
+      required: false;
+      data: operations["getAuthIdentity"]["responses"][200]["content"]["application/json"];
+      error: operations["getAuthIdentity"]["responses"][401 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/drafts": {
+      operation: operations["listDrafts"];
+      init: { params: operations["listDrafts"]["parameters"]; body?: never };
+      required: true;
+      data: operations["listDrafts"]["responses"][200]["content"]["application/json"];
+      error: operations["listDrafts"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["listDrafts"]["responses"][200]["content"]["application/json"]["drafts"][number];
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/drafts/{draft_id}": {
+      operation: operations["getDraft"];
+      init: { params: operations["getDraft"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getDraft"]["responses"][200]["content"]["application/json"];
+      error: operations["getDraft"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/drafts": {
+      operation: operations["listPodDrafts"];
+      init: { params?: operations["listPodDrafts"]["parameters"]; body?: never };
+      required: false;
+      data: operations["listPodDrafts"]["responses"][200]["content"]["application/json"];
+      error: operations["listPodDrafts"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["listPodDrafts"]["responses"][200]["content"]["application/json"]["drafts"][number];
+      download: false;
+    };
+    "/v0/drafts/{draft_id}": {
+      operation: operations["getPodDraft"];
+      init: { params: operations["getPodDraft"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getPodDraft"]["responses"][200]["content"]["application/json"];
+      error: operations["getPodDraft"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/lists/{direction}/{type}": {
+      operation: operations["listListEntries"];
+      init: { params: operations["listListEntries"]["parameters"]; body?: never };
+      required: true;
+      data: operations["listListEntries"]["responses"][200]["content"]["application/json"];
+      error: operations["listListEntries"]["responses"][400 | 401 | 429 | 500]["content"]["application/json"];
+      item: operations["listListEntries"]["responses"][200]["content"]["application/json"]["entries"][number];
+      download: false;
+    };
+    "/v0/lists/{direction}/{type}/{entry}": {
+      operation: operations["getListEntry"];
+      init: { params: operations["getListEntry"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getListEntry"]["responses"][200]["content"]["application/json"];
+      error: operations["getListEntry"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/lists/{direction}/{type}": {
+      operation: operations["listInboxListEntries"];
+      init: { params: operations["listInboxListEntries"]["parameters"]; body?: never };
+      required: true;
+      data: operations["listInboxListEntries"]["responses"][200]["content"]["application/json"];
+      error: operations["listInboxListEntries"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: operations["listInboxListEntries"]["responses"][200]["content"]["application/json"]["entries"][number];
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/lists/{direction}/{type}/{entry}": {
+      operation: operations["getInboxListEntry"];
+      init: { params: operations["getInboxListEntry"]["parameters"]; body?: never };
+      required: true;
+      data: operations["getInboxListEntry"]["responses"][200]["content"]["application/json"];
+      error: operations["getInboxListEntry"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
   };
   put: {
     "/v0/webhooks/{webhook_id}": {
@@ -169,6 +376,51 @@ export type calls = {
       item: never;
       download: false;
     };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/reply-all": {
+      operation: operations["replyAllMessage"];
+      init: { params: operations["replyAllMessage"]["parameters"]; body: operations["replyAllMessage"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["replyAllMessage"]["responses"][200]["content"]["application/json"];
+      error: operations["replyAllMessage"]["responses"][400 | 401 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/forward": {
+      operation: operations["forwardMessage"];
+      init: { params: operations["forwardMessage"]["parameters"]; body: operations["forwardMessage"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["forwardMessage"]["responses"][200]["content"]["application/json"];
+      error: operations["forwardMessage"]["responses"][400 | 401 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/messages/send": {
+      operation: operations["sendMessageAtSendPath"];
+      init: { params: operations["sendMessageAtSendPath"]["parameters"]; body: operations["sendMessageAtSendPath"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["sendMessageAtSendPath"]["responses"][200]["content"]["application/json"];
+      error: operations["sendMessageAtSendPath"]["responses"][400 | 401 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/messages/batch-get": {
+      operation: operations["batchGetMessages"];
+      init: { params: operations["batchGetMessages"]["parameters"]; body: operations["batchGetMessages"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["batchGetMessages"]["responses"][200]["content"]["application/json"];
+      error: operations["batchGetMessages"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: operations["batchGetMessages"]["responses"][200]["content"]["application/json"]["messages"][number];
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/messages/batch-update": {
+      operation: operations["batchUpdateMessages"];
+      init: { params: operations["batchUpdateMessages"]["parameters"]; body: operations["batchUpdateMessages"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["batchUpdateMessages"]["responses"][200]["content"]["application/json"];
+      error: operations["batchUpdateMessages"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: operations["batchUpdateMessages"]["responses"][200]["content"]["application/json"]["updates"][number];
+      download: false;
+    };
     "/v0/webhooks": {
       operation: operations["createWebhook"];
       init: { params?: operations["createWebhook"]["parameters"]; body: operations["createWebhook"]["requestBody"]["content"]["application/json"] };
@@ -187,14 +439,113 @@ export type calls = {
       item: operations["redeliverWebhookDelivery"]["responses"][202]["content"]["application/json"]["attempts"][number];
       download: false;
     };
+    "/v0/domains": {
+      operation: operations["createDomain"];
+      init: { params?: operations["createDomain"]["parameters"]; body: operations["createDomain"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["createDomain"]["responses"][200]["content"]["application/json"];
+      error: operations["createDomain"]["responses"][400 | 401 | 413 | 429 | 500]["content"]["application/json"];
+      item: operations["createDomain"]["responses"][200]["content"]["application/json"]["records"][number];
+      download: false;
+    };
+    "/v0/domains/{domain_id}/verify": {
+      operation: operations["verifyDomain"];
+      init: { params: operations["verifyDomain"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["verifyDomain"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/api-keys": {
+      operation: operations["createApiKey"];
+      init: { params?: operations["createApiKey"]["parameters"]; body?: NonNullable<operations["createApiKey"]["requestBody"]>["content"]["application/json"] };
+      required: false;
+      data: operations["createApiKey"]["responses"][200]["content"]["application/json"];
+      error: operations["createApiKey"]["responses"][400 | 401 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/drafts": {
+      operation: operations["createDraft"];
+      init: { params: operations["createDraft"]["parameters"]; body: operations["createDraft"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["createDraft"]["responses"][200]["content"]["application/json"];
+      error: operations["createDraft"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/drafts/{draft_id}/send": {
+      operation: operations["sendDraft"];
+      init: { params: operations["sendDraft"]["parameters"]; body?: NonNullable<operations["sendDraft"]["requestBody"]>["content"]["application/json"] };
+      required: true;
+      data: operations["sendDraft"]["responses"][200]["content"]["application/json"];
+      error: operations["sendDraft"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/lists/{direction}/{type}": {
+      operation: operations["createListEntry"];
+      init: { params: operations["createListEntry"]["parameters"]; body: operations["createListEntry"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["createListEntry"]["responses"][200]["content"]["application/json"];
+      error: operations["createListEntry"]["responses"][400 | 401 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/lists/{direction}/{type}": {
+      operation: operations["createInboxListEntry"];
+      init: { params: operations["createInboxListEntry"]["parameters"]; body: operations["createInboxListEntry"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["createInboxListEntry"]["responses"][200]["content"]["application/json"];
+      error: operations["createInboxListEntry"]["responses"][400 | 401 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
   };
   patch: {
+    "/v0/inboxes/{inbox_id}": {
+      operation: operations["updateInbox"];
+      init: { params: operations["updateInbox"]["parameters"]; body: operations["updateInbox"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["updateInbox"]["responses"][200]["content"]["application/json"];
+      error: operations["updateInbox"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
     "/v0/inboxes/{inbox_id}/messages/{message_id}": {
       operation: operations["updateMessage"];
       init: { params: operations["updateMessage"]["parameters"]; body: operations["updateMessage"]["requestBody"]["content"]["application/json"] };
       required: true;
       data: operations["updateMessage"]["responses"][200]["content"]["application/json"];
       error: operations["updateMessage"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/threads/{thread_id}": {
+      operation: operations["updateThread"];
+      init: { params: operations["updateThread"]["parameters"]; body: operations["updateThread"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["updateThread"]["responses"][200]["content"]["application/json"];
+      error: operations["updateThread"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/webhooks/{webhook_id}": {
+      operation: operations["editWebhook"];
+      init: { params: operations["editWebhook"]["parameters"]; body: operations["editWebhook"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["editWebhook"]["responses"][200]["content"]["application/json"];
+      error: operations["editWebhook"]["responses"][400 | 401 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/drafts/{draft_id}": {
+      operation: operations["updateDraft"];
+      init: { params: operations["updateDraft"]["parameters"]; body: operations["updateDraft"]["requestBody"]["content"]["application/json"] };
+      required: true;
+      data: operations["updateDraft"]["responses"][200]["content"]["application/json"];
+      error: operations["updateDraft"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
     };
@@ -209,12 +560,66 @@ export type calls = {
       item: never;
       download: false;
     };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}": {
+      operation: operations["deleteMessage"];
+      init: { params: operations["deleteMessage"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteMessage"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/threads/{thread_id}": {
+      operation: operations["deleteThread"];
+      init: { params: operations["deleteThread"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteThread"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
     "/v0/webhooks/{webhook_id}": {
       operation: operations["deleteWebhook"];
       init: { params: operations["deleteWebhook"]["parameters"]; body?: never };
       required: true;
       data: undefined;
       error: operations["deleteWebhook"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/api-keys/{api_key_id}": {
+      operation: operations["deleteApiKey"];
+      init: { params: operations["deleteApiKey"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteApiKey"]["responses"][400 | 401 | 404 | 409 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/drafts/{draft_id}": {
+      operation: operations["deleteDraft"];
+      init: { params: operations["deleteDraft"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteDraft"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/lists/{direction}/{type}/{entry}": {
+      operation: operations["deleteListEntry"];
+      init: { params: operations["deleteListEntry"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteListEntry"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
+      item: never;
+      download: false;
+    };
+    "/v0/inboxes/{inbox_id}/lists/{direction}/{type}/{entry}": {
+      operation: operations["deleteInboxListEntry"];
+      init: { params: operations["deleteInboxListEntry"]["parameters"]; body?: never };
+      required: true;
+      data: undefined;
+      error: operations["deleteInboxListEntry"]["responses"][400 | 401 | 404 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
     };

@@ -32,6 +32,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/inboxes/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search inboxes
+         * @description Finds the API key's inboxes by address or display name. Each word of `q` must start a word of the inbox's address or display name, without regard to case: `sup` finds `support@pigeonhole.test`, `port` does not. Results are ranked: the inbox whose address is `q` itself comes first, then inboxes whose address starts with the first word, then the others, newest first among equals. Only the API key's own inboxes are searched. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). The answer holds `count`, `limit`, `next_page_token` and `inboxes`; to page, send `next_page_token` back as `page_token` with the same `q` until it is null.
+         */
+        get: operations["searchInboxes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/inboxes/{inbox_id}": {
         parameters: {
             query?: never;
@@ -59,7 +79,11 @@ export interface paths {
         delete: operations["deleteInbox"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update an inbox
+         * @description Changes an inbox's `display_name` and `metadata` (AgentMail's method and shape); every field is optional and an omitted one keeps its value. `metadata` merges: a key with a value sets it, a key with null removes it, and `metadata: null` removes them all. The address, `client_id` and `created_at` never change. The answer is the updated Inbox.
+         */
+        patch: operations["updateInbox"];
         trace?: never;
     };
     "/v0/inboxes/{inbox_id}/messages": {
@@ -98,6 +122,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/inboxes/{inbox_id}/messages/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search the messages of an inbox
+         * @description Full-text search of the messages of the inbox in the path, sent and received. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. Results are ranked by where the words were found: 4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up; newest first (by `created_at`) among messages of the same rank. A rank depends on the message alone, so paging stays stable while mail arrives. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
+         */
+        get: operations["searchMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/inboxes/{inbox_id}/messages/{message_id}": {
         parameters: {
             query?: never;
@@ -123,7 +173,11 @@ export interface paths {
         get: operations["getMessage"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a message
+         * @description Deletes the inbox's copy of a message for good: its record, attachments and source, and any of its mail still queued for the relay. Copies other inboxes hold are theirs and stay. The message's thread is updated (its `message_count`, `last_message_at`, `labels` and `participants` are its remaining messages'); a thread left with no message is deleted. Send no body; the answer is 204 with no body.
+         */
+        delete: operations["deleteMessage"];
         options?: never;
         head?: never;
         /**
@@ -159,6 +213,8 @@ export interface paths {
         /**
          * Download an attachment
          * @description Answers the bytes of one attachment of a message, exactly as they were sent or received, with the attachment's `content_type` as `Content-Type` and `Content-Disposition: attachment` naming its `filename` (as `filename*`, UTF-8, for names that are not plain ASCII). Send no body. The answer is not JSON: read it as a blob, an ArrayBuffer or a stream. The ids come from the message's `attachments`.
+         *
+         *     A request that asks for JSON (an `Accept` header that ranks `application/json` above the bytes' media type, or a request from AgentMail's SDKs, which name themselves with `X-Fern-SDK-Name: agentmail`) gets AgentMail's answer instead: the attachment's metadata with a `download_url`, a signed address of this server that answers the bytes without an API key for 15 minutes (Follow a Download Link), and its `expires_at`. Any other request, this project's clients' included, gets the bytes.
          */
         get: operations["getAttachment"];
         put?: never;
@@ -190,6 +246,8 @@ export interface paths {
         /**
          * Download a message's source
          * @description Answers the message's RFC 5322 source (`message/rfc822`): its headers and MIME body, attachments included, the same bytes a mail client would see. For a received message these are exactly the bytes that arrived in this inbox; for a sent message, the bytes the service built and delivered (a recipient's copy without the `Bcc` field). A message stored before the service kept sources, or one whose source another pod's mail had shared before each copy kept its own, answers a source built from its record. Send no body. The answer is not JSON: read it as text, a blob or a stream.
+         *
+         *     A request that asks for JSON (an `Accept` header that ranks `application/json` above the bytes' media type, or a request from AgentMail's SDKs, which name themselves with `X-Fern-SDK-Name: agentmail`) gets AgentMail's answer instead: the source's `size` with a `download_url`, a signed address of this server that answers the source without an API key for 15 minutes (Follow a Download Link), and its `expires_at`. Any other request, this project's clients' included, gets the bytes.
          */
         get: operations["getRawMessage"];
         put?: never;
@@ -231,6 +289,152 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/reply-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply to everyone on a message
+         * @description Reply To Message with `reply_all`, at the path AgentMail's SDKs call: the reply goes to the message's sender (or `reply_to`) and to its other `to` and `cc` addresses, never to the inbox itself, with the `Re:` subject and the threading headers set, so it joins the message's thread. Everything else is as Send Message: the same limits, delivery, events and `Idempotency-Key` rules.
+         */
+        post: operations["replyAllMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/{message_id}/forward": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forward a message
+         * @description Sends a message of the inbox on to new recipients, from the inbox, in a new thread. The forward's subject is the message's with `Fwd: ` before it (unless `subject` is given); its `text` and `html` hold the note you send, then the original quoted (a "Forwarded message" header naming its sender, date, subject and recipients, then its body); the original's attachments are carried along. Everything else is as Send Message: the same limits (attachments and recipients counted together), delivery, events and `Idempotency-Key` rules.
+         */
+        post: operations["forwardMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message (AgentMail's path)
+         * @description The same operation as Send Message (`POST /v0/inboxes/{inbox_id}/messages`), at the path AgentMail's SDKs call: the same body, answer, limits, delivery, events and `Idempotency-Key` rules. Sends a message from the inbox in the path. Send `to` (one address or a list) and optionally `cc`, `bcc`, `reply_to`, `subject`, `text`, `html`, `labels`, `attachments` (base64 content) and `headers`. The answer holds the new `message_id` and its `thread_id`.
+         *
+         *     The sender's copy is stored in the inbox with the label `sent`. A recipient whose address is an inbox of this service receives a copy labelled `received` (and a `message.received` event); the sender's webhooks get a `message.sent` event. To reply within a thread, set the `In-Reply-To` and `References` headers to the `message_id` you answer.
+         *
+         *     Limits: at least one address in `to` and at most 50 recipients over `to`, `cc` and `bcc` (400 `TOO_MANY_RECIPIENTS`); at most 20 attachments, 10 MiB decoded in all, and a body of at most 10 MiB (413); 10,000 sends per day per API key (429 `SEND_LIMIT_EXCEEDED`). Send an `Idempotency-Key` to retry safely: the same key and body return the original ids without sending again; the same key with another body is a 409 (`IDEMPOTENCY_KEY_REUSED`).
+         *
+         *     Only an inbox in a domain the server hosts sends: an inbox created before the server stopped hosting its domain can still be read, but a send from it is a 400 `DOMAIN_NOT_HOSTED` (`details.field` `inbox_id`).
+         */
+        post: operations["sendMessageAtSendPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/batch-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Get several messages
+         * @description Answers up to 50 messages of the inbox at once, with their bodies, in the order their ids are given. Ids the inbox does not hold (another inbox's, another API key's, or none at all) are left out rather than refused: compare `count` with `limit`. More than 50 ids is a 400 (`TOO_LONG`), none a 400.
+         */
+        post: operations["batchGetMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/messages/batch-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Relabel several messages
+         * @description Applies one label change (`add_labels`, `remove_labels`, with Update Message's rules) to up to 50 messages of the inbox, atomically: every message found is changed, or, on an error, none. Ids the inbox does not hold are left out rather than refused: compare `count` with `limit`. More than 50 ids is a 400 (`TOO_LONG`).
+         */
+        post: operations["batchUpdateMessages"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v0/inboxes/{inbox_id}/threads": {
         parameters: {
             query?: never;
@@ -249,6 +453,52 @@ export interface paths {
          * @description Lists the threads (conversations) of the inbox in the path, newest first (by `created_at`), without their messages; fetch one with Get Thread for those. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). The answer holds `count` (threads on this page), `limit`, `next_page_token` and `threads`. To page, send `next_page_token` back as `page_token` until it is null; paging stays stable while new messages and threads arrive.
          */
         get: operations["listThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/threads/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Search the threads of an inbox
+         * @description Full-text search of the threads of the inbox in the path, by the messages they hold. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. A thread is found through its messages and ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up); newest first (by the thread's `created_at`) among threads of the same rank. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
+         */
+        get: operations["searchThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/threads/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the threads of every inbox
+         * @description Full-text search of the threads of every inbox of the API key's pod together, by the messages they hold; another pod's messages are never searched. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. A thread is found through its messages and ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up); newest first (by the thread's `created_at`) among threads of the same rank. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
+         */
+        get: operations["searchPodThreads"];
         put?: never;
         post?: never;
         delete?: never;
@@ -280,6 +530,124 @@ export interface paths {
          * @description Returns one thread of the inbox with all its messages, oldest first. Put the inbox address (URL-encoded) and the `thread_id` in the path; send no body. The answer is the Thread: `thread_id`, `inbox_id`, `subject`, `participants`, `labels`, `message_count`, `last_message_at`, `created_at`, `updated_at` and `messages`.
          */
         get: operations["getThread"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a thread
+         * @description Deletes the thread and every message of it in this inbox for good, as Delete Message does for each. Send no body; the answer is 204 with no body.
+         */
+        delete: operations["deleteThread"];
+        options?: never;
+        head?: never;
+        /**
+         * Relabel a thread
+         * @description Adds and removes labels on every message of the thread, in one transaction (a thread's `labels` are its messages' labels), with Update Message's rules: `sent` and `received` are system labels (400 `SYSTEM_LABEL`). The answer is the thread without its messages, as the thread list shows it.
+         */
+        patch: operations["updateThread"];
+        trace?: never;
+    };
+    "/v0/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the threads of every inbox
+         * @description Lists the threads (conversations) of every inbox of the API key's pod together, newest first (by `created_at`), without their messages; fetch one with Get Thread for those. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). The answer holds `count` (threads on this page), `limit`, `next_page_token` and `threads`. To page, send `next_page_token` back as `page_token` until it is null; paging stays stable while new messages and threads arrive.
+         */
+        get: operations["listPodThreads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/threads/{thread_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `thread_id` of a thread in any inbox of this API key's pod (ids look like `thd_7Hq2mZ4kP9xR3vLc`). A thread that does not exist, or that belongs to another API key, is a 404.
+                 * @example thd_7Hq2mZ4kP9xR3vLc
+                 */
+                thread_id: components["parameters"]["PodThreadId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a thread of any inbox
+         * @description Returns one thread of any inbox of the API key's pod with all its messages, oldest first, as Get Thread does without the inbox in the path. Put the `thread_id` in the path; send no body. The answer is the Thread: `thread_id`, `inbox_id`, `subject`, `participants`, `labels`, `message_count`, `last_message_at`, `created_at`, `updated_at` and `messages`.
+         */
+        get: operations["getPodThread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/threads/{thread_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `thread_id` of a thread of this inbox (ids look like `thd_7Hq2mZ4kP9xR3vLc`), as returned by Send Message or found in a message or thread list. A thread that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example thd_7Hq2mZ4kP9xR3vLc
+                 */
+                thread_id: components["parameters"]["ThreadId"];
+                /**
+                 * @description The `attachment_id` of one of the message's `attachments`. An id that the message does not have is a 404.
+                 * @example att_5Ng8Tb2wQx7Kd1Yr
+                 */
+                attachment_id: components["parameters"]["AttachmentId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an attachment of a thread
+         * @description Answers the bytes of one attachment of any message of the thread (in this inbox), as Download an Attachment does without naming the message: exactly as they were sent or received, with the attachment's `content_type` as `Content-Type` and `Content-Disposition: attachment` naming its `filename` (as `filename*`, UTF-8, for names that are not plain ASCII). Send no body. The answer is not JSON: read it as a blob, an ArrayBuffer or a stream. The ids come from the `attachments` of the thread's messages.
+         *
+         *     A request that asks for JSON (an `Accept` header that ranks `application/json` above the bytes' media type, or a request from AgentMail's SDKs, which name themselves with `X-Fern-SDK-Name: agentmail`) gets AgentMail's answer instead: the attachment's metadata with a `download_url`, a signed address of this server that answers the bytes without an API key for 15 minutes (Follow a Download Link), and its `expires_at`. Any other request, this project's clients' included, gets the bytes.
+         */
+        get: operations["getThreadAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/downloads/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The signed token of a `download_url`, as Download an Attachment or Download a Message's Source answered it. A token that was changed, that the server did not sign, or whose time is up is a 404.
+                 * @example eyJ2IjoxfQ.c2lnbmF0dXJl
+                 */
+                token: components["parameters"]["DownloadToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Follow a download link
+         * @description Answers the bytes a `download_url` names (an attachment, with its `Content-Type` and `Content-Disposition`, or a message's `message/rfc822` source), without an API key: the signature in the token is the permission. A link lasts 15 minutes from the request that made it; a changed, unsigned or expired token, or one whose message or inbox is gone, is a 404. Send no body.
+         */
+        get: operations["getDownload"];
         put?: never;
         post?: never;
         delete?: never;
@@ -347,7 +715,11 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Edit a webhook
+         * @description Changes some of a webhook's settings (AgentMail's method and shape), beside Replace's full `PUT`: every field is optional and an omitted one keeps its value. `add_inbox_ids` and `remove_inbox_ids` edit the inbox filter (at most 10 addresses, 400 `TOO_MANY_INBOXES` beyond; removing the last leaves a webhook for all inboxes); `event_types` replaces the event-type filter. The `webhook_id`, `secret` and `created_at` never change. The answer is the updated Webhook. A `webhook_id` that names no webhook of your API key is a 404; a `client_id` another of your webhooks has is a 409 `CLIENT_ID_TAKEN`; a `url` no delivery can be made to is a 400 `INVALID_URL`.
+         */
+        patch: operations["editWebhook"];
         trace?: never;
     };
     "/v0/webhooks/{webhook_id}/deliveries": {
@@ -420,7 +792,11 @@ export interface paths {
          */
         get: operations["listDomains"];
         put?: never;
-        post?: never;
+        /**
+         * Create a domain (managed by the operator)
+         * @description AgentMail's Create Domain. The domains here are the server's configuration (`--domain`), named by its operator, so nothing is created: a `domain` the server already hosts is answered as it is (creating it again changes nothing), and any other is a 400 `DOMAINS_MANAGED_BY_OPERATOR`. Updating and deleting a domain are not offered (405 `METHOD_NOT_ALLOWED`): the operator restarts the server with other `--domain` flags.
+         */
+        post: operations["createDomain"];
         delete?: never;
         options?: never;
         head?: never;
@@ -448,6 +824,510 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/domains/{domain_id}/zone-file": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+                 * @example pigeonhole.test
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a hosted domain's zone file
+         * @description The DNS records to publish for a hosted domain, as a zone file (RFC 1035 master-file lines, `text/plain`) to import into a DNS provider: the records Get Domain lists (`MX`, SPF, DKIM when the server signs for the domain, DMARC). Send no body. A domain the server does not host is a 404.
+         */
+        get: operations["getDomainZoneFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/domains/{domain_id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+                 * @example pigeonhole.test
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify a domain
+         * @description AgentMail's Verify Domain. A domain the server hosts is `VERIFIED` from the start, because its operator named it, so there is nothing to check: a hosted domain answers 204 with no body; the server does not look up DNS. A domain it does not host is a 404: hosting one is the operator's choice (`--domain`), not the API's. Send no body.
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an inbox's events
+         * @description Lists the stored events of one inbox (AgentMail's path and `InboxEvent` shape): the events its webhooks and the live stream carry, kept 7 days. Newest first, oldest first with `ascending=true`; `limit` and `page_token` page as on every list. Send no body.
+         */
+        get: operations["listInboxEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/metrics/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Count an inbox's events
+         * @description Counts the stored events of one inbox by type over a time range, in periods of `period` seconds from `start` (AgentMail's path and `QueryMetricsResponse` shape). Events are kept 7 days, so older periods count nothing. Send no body.
+         */
+        get: operations["getInboxEventMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/metrics/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the pod's events
+         * @description Counts the stored events of every inbox of the pod by type over a time range, in periods of `period` seconds from `start` (AgentMail's path and `QueryMetricsResponse` shape). Events are kept 7 days, so older periods count nothing. Send no body.
+         */
+        get: operations["getEventMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pod's API keys
+         * @description Lists the API keys of the caller's pod, newest first, without the keys themselves (AgentMail's path and shape). A pod sees only its own keys. Send no body; `limit` and `page_token` page as on every list.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates another API key for the caller's pod (AgentMail's path and shape): it opens the same inboxes, webhooks and events as the key that created it. The answer holds the key itself, shown this once; the server stores only its SHA-256. Rotating a key without downtime: create a new one, move your deployment to it, then delete the old one. A pod holds at most 100 keys (409 `API_KEY_LIMIT_REACHED`).
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/api-keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `api_key_id` of one of the pod's keys (`key_` and 16 hex digits). Another pod's key, or none, is a 404.
+                 * @example key_3f9a0c2e7b1d4a58
+                 */
+                api_key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an API key
+         * @description Returns one of the pod's API keys by its `api_key_id`, without the key itself. Another pod's key is a 404, as one that does not exist. Send no body.
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an API key
+         * @description Deletes one of the pod's API keys, answering 204 with no body. The key is refused from the next request on the instance that deleted it, and by every other instance within a second. A key cannot delete itself (409 `KEY_IN_USE`), so a pod always keeps a key that can reach it: to rotate, create a new key, move to it, and delete the old one with the new. Another pod's key is a 404.
+         */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/auth/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I
+         * @description Names the pod the API key belongs to and the key's id (AgentMail's `auth.me`). Send no body.
+         */
+        get: operations["getAuthIdentity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List an inbox's drafts
+         * @description Lists the drafts of the inbox, newest first (by `created_at`), without their bodies; get one draft for `text` and `html`. `labels` keeps only drafts with every label given. Paging works as for every list (see Pagination).
+         */
+        get: operations["listDrafts"];
+        put?: never;
+        /**
+         * Create a draft
+         * @description Saves a draft in the inbox: a message to finish and send later, with Send Draft or, when `send_at` is given, by the server at that time. Nothing is sent now. A draft with `in_reply_to` is a reply to that message of the inbox (recipients, `Re:` subject and threading headers come from it, as Reply To Message sets them). A scheduled draft is sent once, at its time and not before, however many server instances share the database and across restarts; once sent it is gone, and the message is in the inbox like any sent message (`message.sent` and the rest follow). The answer is the Draft.
+         */
+        post: operations["createDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/drafts/{draft_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a draft
+         * @description Returns one draft of the inbox with its bodies. A draft that was sent (by Send Draft or at its `send_at`) or deleted is gone: 404. Send no body.
+         */
+        get: operations["getDraft"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a draft
+         * @description Deletes a draft with its attachments; a scheduled draft is then never sent. Answers 204 with no body. A draft already sent or deleted is a 404.
+         */
+        delete: operations["deleteDraft"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a draft
+         * @description Changes a draft: a field left out stays as it is, `null` (or `[]` for recipients) clears it; attachments and labels are added and removed by id and name. `send_at` schedules, reschedules or (with null) unschedules the draft; a draft whose scheduled send failed is scheduled again by a new `send_at`. The answer is the updated Draft.
+         */
+        patch: operations["updateDraft"];
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/drafts/{draft_id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a draft
+         * @description Sends the draft now, as Send Message sends a message (the same limits, delivery, threads and events; a reply draft joins its thread), then deletes it: the draft is gone (404) and the message is in the inbox, labelled `sent` with the draft's labels and the body's changes to them. A draft is sent once: calls that race each other or its scheduled time send one message and answer its ids, and a draft already sent is a 404. A draft that cannot be sent (no recipient in `to`) is a 400 and stays. The answer is the message's `message_id` and `thread_id`.
+         */
+        post: operations["sendDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the drafts of every inbox
+         * @description Lists the drafts of every inbox of the API key, newest first (by `created_at`), without their bodies; get one draft for `text` and `html`. `labels` keeps only drafts with every label given. Paging works as for every list (see Pagination).
+         */
+        get: operations["listPodDrafts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/drafts/{draft_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a draft of any inbox
+         * @description Returns one draft of any inbox of the API key, with its bodies, by its `draft_id` alone. Another API key's draft is a 404, as one that does not exist (or was sent or deleted). Send no body.
+         */
+        get: operations["getPodDraft"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/lists/{direction}/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the entries of a pod-wide allow or block list
+         * @description Lists the entries of one allow or block list of the API key's pod, which apply to every inbox of the pod, for one direction, in ascending order of `entry`. Send no body; `limit` sets the page size (1 to 100, default 20) and `page_token` fetches the next page.
+         */
+        get: operations["listListEntries"];
+        put?: never;
+        /**
+         * Add an entry to a pod-wide allow or block list
+         * @description Adds an address or a domain to one allow or block list of the API key's pod, which apply to every inbox of the pod. The body is `{"entry", "reason"?}`; the entry is stored lowercase. Adding an entry the list already holds answers 200 with that entry, unchanged. A pod holds at most 1,000 entries (unless the server is configured otherwise) over all its lists and its inboxes' lists (409 `LIST_LIMIT_REACHED`). The entry applies to the next message sent or received (see Allow and block lists in the overview).
+         */
+        post: operations["createListEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/lists/{direction}/{type}/{entry}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+                /**
+                 * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+                 * @example spam@example.com
+                 */
+                entry: components["parameters"]["ListEntry"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an entry of a pod-wide allow or block list
+         * @description Returns one entry of an allow or block list of the API key's pod, which apply to every inbox of the pod, named by the address or domain itself (compared without regard to case). An entry the list does not hold is a 404.
+         */
+        get: operations["getListEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an entry from a pod-wide allow or block list
+         * @description Removes one entry from an allow or block list of the API key's pod, which apply to every inbox of the pod; the next message sent or received no longer meets it. The answer is 204 with no body. An entry the list does not hold is a 404.
+         */
+        delete: operations["deleteListEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/lists/{direction}/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List the entries of an inbox's allow or block list
+         * @description Lists the entries of one allow or block list of one inbox of the API key, for one direction, in ascending order of `entry`. Send no body; `limit` sets the page size (1 to 100, default 20) and `page_token` fetches the next page. An `inbox_id` of another API key is a 404.
+         */
+        get: operations["listInboxListEntries"];
+        put?: never;
+        /**
+         * Add an entry to an inbox's allow or block list
+         * @description Adds an address or a domain to one allow or block list of one inbox of the API key. The body is `{"entry", "reason"?}`; the entry is stored lowercase. Adding an entry the list already holds answers 200 with that entry, unchanged. A pod holds at most 1,000 entries (unless the server is configured otherwise) over all its lists and its inboxes' lists (409 `LIST_LIMIT_REACHED`). The entry applies to the next message sent or received (see Allow and block lists in the overview). An `inbox_id` of another API key is a 404.
+         */
+        post: operations["createInboxListEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v0/inboxes/{inbox_id}/lists/{direction}/{type}/{entry}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+                /**
+                 * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+                 * @example spam@example.com
+                 */
+                entry: components["parameters"]["ListEntry"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an entry of an inbox's allow or block list
+         * @description Returns one entry of an allow or block list of one inbox of the API key, named by the address or domain itself (compared without regard to case). An entry the list does not hold is a 404. An `inbox_id` of another API key is a 404.
+         */
+        get: operations["getInboxListEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove an entry from an inbox's allow or block list
+         * @description Removes one entry from an allow or block list of one inbox of the API key; the next message sent or received no longer meets it. The answer is 204 with no body. An entry the list does not hold is a 404. An `inbox_id` of another API key is a 404.
+         */
+        delete: operations["deleteInboxListEntry"];
         options?: never;
         head?: never;
         patch?: never;
@@ -626,6 +1506,16 @@ export interface components {
          * @example support@pigeonhole.test
          */
         EmailAddress: string;
+        /**
+         * @description The caller's own values for an inbox: at most 50 keys of 1 to 64 characters, each a string (at most 1,000 characters), a number or a boolean. The server stores and answers them; it never reads them.
+         * @example {
+         *       "customer": "acme",
+         *       "tier": 2
+         *     }
+         */
+        Metadata: {
+            [key: string]: string | number | boolean;
+        };
         /** @description An inbox: an e-mail address owned by your API key that can send messages and receives the messages sent to it. */
         Inbox: {
             /**
@@ -661,6 +1551,8 @@ export interface components {
              * @example 2026-11-22T09:30:00.000Z
              */
             updated_at: string;
+            /** @description The caller's own values for the inbox (Update Inbox sets them); an empty object when none were set. */
+            metadata?: components["schemas"]["Metadata"];
         };
         /** @description One page of the API key's inboxes, newest first (by `created_at`). Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
         ListInboxesResponse: {
@@ -730,6 +1622,8 @@ export interface components {
              * @example CLIENT_ID_TAKEN
              * @example INVALID_URL
              * @example WEBHOOK_LIMIT_REACHED
+             * @example RECIPIENT_BLOCKED
+             * @example LIST_LIMIT_REACHED
              * @example PAYLOAD_TOO_LARGE
              * @example RATE_LIMIT_EXCEEDED
              * @example SEND_LIMIT_EXCEEDED
@@ -796,6 +1690,45 @@ export interface components {
              * @example support-inbox-v1
              */
             client_id?: string | null;
+        };
+        /** @description One page of the API key's inboxes matching a search, best match first: the inbox whose address is the query itself, then inboxes whose address starts with the query's first word, then the others; newest first (by `created_at`) among equals. Fetch the next page by sending `next_page_token` back as `page_token` with the same query; it is null on the last page. */
+        SearchInboxesResponse: {
+            /**
+             * @description Number of inboxes on this page (the length of `inboxes`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token` with the same query; null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The matching inboxes of this page, best match first. */
+            inboxes: components["schemas"]["Inbox"][];
+        };
+        /** @description Body of Update Inbox (AgentMail's shape): the fields to change, each optional; an omitted field keeps its value. `display_name` replaces the display name (null removes it). `metadata` merges into the inbox's metadata: a key with a value sets it, a key with null removes it, and `metadata: null` removes every key. */
+        UpdateInboxRequest: {
+            /**
+             * @description The new display name; null removes it.
+             * @example Pigeonhole Support
+             */
+            display_name?: string | null;
+            /**
+             * @description Keys to set (a string of at most 1,000 characters, a number or a boolean) or, with null, to remove; null as a whole removes every key. The merged metadata holds at most 50 keys (400 `TOO_MANY_KEYS` beyond).
+             * @example {
+             *       "tier": 3,
+             *       "trial": null
+             *     }
+             */
+            metadata?: {
+                [key: string]: string | number | boolean | null;
+            } | null;
         };
         /** @description An attachment of a stored message (its metadata; the content is not part of message records). */
         Attachment: {
@@ -1111,7 +2044,28 @@ export interface components {
              */
             thread_id: string;
         };
-        /** @description Where one recipient of a sent message stands. `local`: the address is an inbox of this service and has its copy. `captured`: no relay is configured (the local default), so the message was kept and not sent. `queued`: waiting for its first attempt through the relay. `delayed`: the relay failed for now (a 4xx reply or no connection) and the service will try again. `delivered`: the relay accepted it (250). `bounced`: the relay refused it for good (a 5xx reply) or the retries ran out. */
+        /** @description One page of the messages matching a search, best match first: ranked by where the words were found (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up), newest first (by `created_at`) among messages of the same rank. A rank depends on the message alone, so results never move with other mail. Fetch the next page by sending `next_page_token` back as `page_token` with the same query; it is null on the last page. */
+        SearchMessagesResponse: {
+            /**
+             * @description Number of messages on this page (the length of `messages`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token` with the same query; null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The matching messages of this page, best match first, without their bodies. */
+            messages: components["schemas"]["MessageItem"][];
+        };
+        /** @description Where one recipient of a sent message stands. `local`: the address is an inbox of this service and has its copy. `captured`: no relay is configured (the local default), so the message was kept and not sent. `queued`: waiting for its first attempt through the relay. `delayed`: the relay failed for now (a 4xx reply or no connection) and the service will try again. `delivered`: the relay accepted it (250). `bounced`: the relay refused it for good (a 5xx reply) or the retries ran out, or the address is an inbox of this service whose receive lists refuse the sender (see Allow and block lists in the overview; no copy was stored). */
         RecipientDelivery: {
             /**
              * @description The recipient's address, from `to`, `cc` or `bcc`.
@@ -1312,6 +2266,66 @@ export interface components {
              */
             remove_labels?: components["schemas"]["Label"][];
         };
+        /** @description An attachment as a link rather than its bytes, answered when the request asks for JSON (an `Accept` header ranking `application/json` first, or `X-Fern-SDK-Name: agentmail`, as AgentMail's SDKs send): `download_url` is a signed address of this server that answers the bytes without an API key until `expires_at` (15 minutes after the request). Any change to the address makes it a 404; after `expires_at` it is a 404 too: ask again for a fresh one. */
+        AttachmentDownload: {
+            /**
+             * @description Id of the attachment.
+             * @example att_4kP9xR3vLc7Hq2mZ
+             */
+            attachment_id: string;
+            /**
+             * @description File name of the attachment.
+             * @example invoice-2026-11.pdf
+             */
+            filename: string;
+            /**
+             * @description Media type of the attachment.
+             * @example application/pdf
+             */
+            content_type: string;
+            /**
+             * @description Size of the decoded attachment in bytes.
+             * @example 48213
+             */
+            size: number;
+            /**
+             * Format: uri
+             * @description Where the bytes are, without an API key, until `expires_at`.
+             * @example http://127.0.0.1:8025/v0/downloads/eyJ2IjoxfQ.c2lnbmF0dXJl
+             */
+            download_url: string;
+            /**
+             * Format: date-time
+             * @description When `download_url` stops answering (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:45:00.000Z
+             */
+            expires_at: string;
+        };
+        /** @description A message's source as a link rather than its bytes, answered when the request asks for JSON (an `Accept` header ranking `application/json` first, or `X-Fern-SDK-Name: agentmail`, as AgentMail's SDKs send): `download_url` is a signed address of this server that answers the `message/rfc822` source without an API key until `expires_at` (15 minutes after the request). Any change to the address makes it a 404; after `expires_at` it is a 404 too: ask again for a fresh one. */
+        RawMessageDownload: {
+            /**
+             * @description Id of the message.
+             * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+             */
+            message_id: string;
+            /**
+             * @description Size of the source in bytes.
+             * @example 1342
+             */
+            size: number;
+            /**
+             * Format: uri
+             * @description Where the source is, without an API key, until `expires_at`.
+             * @example http://127.0.0.1:8025/v0/downloads/eyJ2IjoxfQ.c2lnbmF0dXJl
+             */
+            download_url: string;
+            /**
+             * Format: date-time
+             * @description When `download_url` stops answering (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:45:00.000Z
+             */
+            expires_at: string;
+        };
         /** @description Body of Reply To Message. The service addresses the reply for you: to the message's `reply_to` addresses, or its sender when it has none (for a message the inbox sent, to its original `to`); with `reply_all` also to the message's other `to` and `cc` addresses, never to the inbox itself. The subject is the message's with `Re: ` before it (once), and `In-Reply-To` and `References` name the message, so the reply joins its thread. Send `text`, `html` or both. A message whose only party besides the inbox is the inbox itself has no one to reply to: a 400 `INVALID_VALUE` with `details.field` `message_id`. */
         ReplyToMessageRequest: {
             /**
@@ -1347,6 +2361,171 @@ export interface components {
              * @example true
              */
             reply_all?: boolean;
+        };
+        /** @description Body of Reply All: Reply To Message with `reply_all` set. The reply goes to the message's `reply_to` addresses (or its sender, or, for a message the inbox sent, its original `to`) and to its other `to` and `cc` addresses, never to the inbox itself; the subject and threading headers are set as for Reply To Message. */
+        ReplyAllMessageRequest: {
+            /**
+             * @description Plain-text body.
+             * @example Thanks, everyone: the invoice is paid.
+             */
+            text?: string;
+            /**
+             * @description HTML body. Send `text` as well for clients that do not show HTML.
+             * @example <p>Thanks, everyone: the invoice is paid.</p>
+             */
+            html?: string;
+            /**
+             * @description Labels to put on the sender's copy of the reply, besides `sent`; at most 20.
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            labels?: components["schemas"]["Label"][];
+            /**
+             * @description Files to attach, at most 20, at most 10 MiB decoded in all.
+             * @example [
+             *       {
+             *         "filename": "receipt.txt",
+             *         "content": "UGFpZCBpbiBmdWxsLg==",
+             *         "content_type": "text/plain"
+             *       }
+             *     ]
+             */
+            attachments?: components["schemas"]["SendAttachment"][];
+        };
+        /** @description Body of Forward Message: the new recipients and, optionally, a note above the forwarded message. The forward's subject is the message's with `Fwd: ` before it (once) unless `subject` is given; its `text` and `html` hold the note, then the original message quoted (its sender, date, subject and recipients, then its body); the original's attachments are carried along, after any `attachments` given here (at most 20 and 10 MiB decoded in all, together). `to`, `cc` and `bcc` together hold at most 50 recipients (400 `TOO_MANY_RECIPIENTS`). */
+        ForwardMessageRequest: {
+            /**
+             * @description Recipient address or addresses; at least one.
+             * @example grace@example.com
+             */
+            to: components["schemas"]["AddressList"];
+            /**
+             * @description Carbon-copy recipients.
+             * @example [
+             *       "billing@pigeonhole.test"
+             *     ]
+             */
+            cc?: components["schemas"]["AddressList"];
+            /**
+             * @description Blind-carbon-copy recipients.
+             * @example audit@pigeonhole.test
+             */
+            bcc?: components["schemas"]["AddressList"];
+            /**
+             * @description Address or addresses that replies should go to, when not the sending inbox.
+             * @example help@pigeonhole.test
+             */
+            reply_to?: components["schemas"]["AddressList"];
+            /**
+             * @description Subject line; `Fwd: ` and the message's subject when absent.
+             * @example Fwd: Your November invoice
+             */
+            subject?: string;
+            /**
+             * @description Plain-text note above the forwarded message.
+             * @example Grace, see Ada's invoice below.
+             */
+            text?: string;
+            /**
+             * @description HTML note above the forwarded message.
+             * @example <p>Grace, see Ada's invoice below.</p>
+             */
+            html?: string;
+            /**
+             * @description Labels to put on the sender's copy of the forward, besides `sent`; at most 20.
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            labels?: components["schemas"]["Label"][];
+            /**
+             * @description Files to attach besides the message's own.
+             * @example [
+             *       {
+             *         "filename": "note.txt",
+             *         "content": "UGxlYXNlIGNoZWNrLg==",
+             *         "content_type": "text/plain"
+             *       }
+             *     ]
+             */
+            attachments?: components["schemas"]["SendAttachment"][];
+        };
+        /**
+         * @description Ids of messages of the inbox, 1 to 50 (RFC 5322 Message-IDs with angle brackets).
+         * @example [
+         *       "<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>",
+         *       "<CAF3kQ9x1tY7bZ@mail.example.com>"
+         *     ]
+         */
+        MessageIdList: string[];
+        /** @description Body of Batch Get Messages. */
+        BatchGetMessagesRequest: {
+            message_ids: components["schemas"]["MessageIdList"];
+        };
+        /** @description Answer of Batch Get Messages: the messages found, in the order asked. Ids the inbox does not hold (or names twice) are left out: `count` below `limit` says some were. */
+        BatchGetMessagesResponse: {
+            /**
+             * @description Number of ids asked for.
+             * @example 2
+             */
+            limit: number;
+            /**
+             * @description Number of messages answered.
+             * @example 1
+             */
+            count: number;
+            /** @description The messages found, with their bodies. */
+            messages: components["schemas"]["Message"][];
+        };
+        /** @description Body of Batch Update Messages: one label change for every message named, with Update Message's rules (`sent` and `received` are system labels: 400 `SYSTEM_LABEL`; a label in both lists is a 400). */
+        BatchUpdateMessagesRequest: {
+            message_ids: components["schemas"]["MessageIdList"];
+            /**
+             * @description Labels to add to every message, at most 20.
+             * @example [
+             *       "important"
+             *     ]
+             */
+            add_labels?: components["schemas"]["Label"][];
+            /**
+             * @description Labels to remove from every message, at most 20.
+             * @example [
+             *       "unread"
+             *     ]
+             */
+            remove_labels?: components["schemas"]["Label"][];
+        };
+        /** @description A message's labels after a change. */
+        MessageLabelsUpdate: {
+            /**
+             * @description Id of the message.
+             * @example <CAF3kQ9x1tY7bZ@mail.example.com>
+             */
+            message_id: string;
+            /**
+             * @description The message's labels now.
+             * @example [
+             *       "received",
+             *       "important"
+             *     ]
+             */
+            labels: string[];
+        };
+        /** @description Answer of Batch Update Messages: the labels of every message changed. The change is atomic: every message found is updated, or (on an error) none. Ids the inbox does not hold are left out: `count` below `limit` says some were. */
+        BatchUpdateMessagesResponse: {
+            /**
+             * @description Number of ids asked for.
+             * @example 2
+             */
+            limit: number;
+            /**
+             * @description Number of messages updated.
+             * @example 2
+             */
+            count: number;
+            /** @description Each message found with its labels now, in the order asked. */
+            updates: components["schemas"]["MessageLabelsUpdate"][];
         };
         /** @description A thread (conversation) of an inbox, as it appears in a thread list and in `message.received` events. Fetch its messages with Get Thread. */
         ThreadItem: {
@@ -1449,6 +2628,27 @@ export interface components {
              */
             threads: components["schemas"]["ThreadItem"][];
         };
+        /** @description One page of the threads holding a message that matches a search, best match first: a thread ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up), newest first (by the thread's `created_at`) among threads of the same rank. Fetch the next page by sending `next_page_token` back as `page_token` with the same query; it is null on the last page. */
+        SearchThreadsResponse: {
+            /**
+             * @description Number of threads on this page (the length of `threads`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token` with the same query; null on the last page.
+             * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The matching threads of this page, best match first, without their messages. */
+            threads: components["schemas"]["ThreadItem"][];
+        };
         /** @description A thread (conversation) of an inbox with all its messages, oldest first. A message joins a thread when it replies to one of the thread's messages (`In-Reply-To` / `References`). */
         Thread: {
             /**
@@ -1549,6 +2749,23 @@ export interface components {
              *     ]
              */
             messages: components["schemas"]["Message"][];
+        };
+        /** @description Body of Update Thread: labels to add to and remove from every message of the thread (a thread's labels are its messages' labels), with Update Message's rules: `sent` and `received` are system labels (400 `SYSTEM_LABEL`); a label in both lists is a 400. */
+        UpdateThreadRequest: {
+            /**
+             * @description Labels to add, at most 20.
+             * @example [
+             *       "important"
+             *     ]
+             */
+            add_labels?: components["schemas"]["Label"][];
+            /**
+             * @description Labels to remove, at most 20.
+             * @example [
+             *       "unread"
+             *     ]
+             */
+            remove_labels?: components["schemas"]["Label"][];
         };
         /**
          * @description Name of an event type a webhook can subscribe to. The service delivers `message.received` (a message arrived in an inbox), `message.sent` (an inbox sent a message), and for recipients outside the service `message.delivered`, `message.delayed` and `message.bounced` (what the relay answered), and `message.complained` (a recipient reported a message as unwanted; see E-mail in the overview); the other names are accepted in a webhook's `event_types` filter for compatibility, and the server never emits them. Any other value is a 400 `validation_error` with `details.code` `INVALID_VALUE`.
@@ -1720,6 +2937,46 @@ export interface components {
              *     ]
              */
             inbox_ids?: components["schemas"]["EmailAddress"][] | null;
+        };
+        /** @description Body of Edit Webhook (`PATCH`, AgentMail's method): the changes to make, each optional; whatever is omitted keeps its value. `add_inbox_ids` and `remove_inbox_ids` change the inbox filter one address at a time (removing the last one leaves a webhook for all inboxes); `event_types` replaces the event-type filter (null: all types). `url`, `enabled` and `client_id` replace their values. The signing `secret` never changes. */
+        PatchWebhookRequest: {
+            /**
+             * Format: uri
+             * @description The new delivery address, under Create Webhook's rules.
+             * @example https://hooks.example.com/pigeonhole
+             */
+            url?: string;
+            /**
+             * @description Whether events are delivered.
+             * @example false
+             */
+            enabled?: boolean;
+            /**
+             * @description The new `client_id`, or null for none; unique per API key (409 `CLIENT_ID_TAKEN`).
+             * @example support-hook-v2
+             */
+            client_id?: string | null;
+            /**
+             * @description The event types to deliver from now on; null for all types.
+             * @example [
+             *       "message.received"
+             *     ]
+             */
+            event_types?: components["schemas"]["EventType"][] | null;
+            /**
+             * @description Inboxes to add to the filter (stored in lowercase). The filter holds at most 10 addresses (400 `TOO_MANY_INBOXES` beyond).
+             * @example [
+             *       "sales@pigeonhole.test"
+             *     ]
+             */
+            add_inbox_ids?: components["schemas"]["EmailAddress"][];
+            /**
+             * @description Inboxes to take out of the filter; an address it does not hold is ignored.
+             * @example [
+             *       "support@pigeonhole.test"
+             *     ]
+             */
+            remove_inbox_ids?: components["schemas"]["EmailAddress"][];
         };
         /** @description One attempt to deliver an event to a webhook's `url`: when it was made, what the receiver answered, and how long it took. An attempt succeeded when `status_code` is 2xx. */
         WebhookDeliveryAttempt: {
@@ -1894,7 +3151,7 @@ export interface components {
              */
             status: "VERIFIED";
             /**
-             * @description The DNS records the server can tell you to publish for the domain: the DKIM key's `TXT` record at `<selector>._domainkey.<domain>` when the server signs mail for this domain (`--dkim-domain`); otherwise none. The server does not know the host name the internet reaches its SMTP port at, so it lists no `MX` record: point the domain's `MX` record at that host yourself.
+             * @description The DNS records to publish for the domain, in this order: `MX` pointing at the domain's own host (the server does not know the name the internet reaches its SMTP port at: point it there if that is another host), SPF (`v=spf1 mx ~all`), the DKIM key's `TXT` record at `<selector>._domainkey.<domain>` when the server signs mail for this domain (`--dkim-domain`), and DMARC at `_dmarc.<domain>` (`v=DMARC1; p=none`, reports only). Get Domain Zone File answers them as a zone file.
              * @example []
              */
             records: components["schemas"]["DomainRecord"][];
@@ -1928,6 +3185,666 @@ export interface components {
              *     ]
              */
             domains: components["schemas"]["Domain"][];
+        };
+        /** @description One stored event of an inbox (AgentMail's `InboxEvent` shape): what happened to which message, and when. Events are kept 7 days. `event_type` is one of the webhook event types; `label` is the label the event gave the message (`received` or `sent`), null for events that change no label (deliveries, delays, bounces). */
+        InboxEvent: {
+            /**
+             * Format: uuid
+             * @description Id of the pod that owns the inbox.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            pod_id: string;
+            inbox_id: components["schemas"]["EmailAddress"];
+            /**
+             * @description Id of the event, the `event_id` its webhook deliveries and live stream message carry (`after` of the live stream resumes from it).
+             * @example evt_8Mn2Vb6Xc1Lq5Jt3
+             */
+            event_id: string;
+            event_type: components["schemas"]["EventType"];
+            /**
+             * @description The message the event is about; null for an event about no one message.
+             * @example <0a1b2c3d@pigeonhole.test>
+             */
+            message_id: string | null;
+            /**
+             * @description The label the event gave the message (`received`, `sent`), or null.
+             * @example received
+             */
+            label: string | null;
+            /**
+             * Format: date-time
+             * @description When the event happened (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            event_at: string;
+            /**
+             * Format: date-time
+             * @description When the event was stored; the same moment as `event_at`.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description One page of an inbox's stored events, newest first (oldest first with `ascending=true`). Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
+        ListInboxEventsResponse: {
+            /**
+             * @description Number of events on this page.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token`; null on the last page.
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The events of this page. */
+            events: components["schemas"]["InboxEvent"][];
+        };
+        /** @description The number of events of one type stored in one period. */
+        MetricBucket: {
+            /**
+             * Format: date-time
+             * @description The start of the period (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:00:00.000Z
+             */
+            timestamp: string;
+            /**
+             * @description Events of the type stored in the period.
+             * @example 12
+             */
+            count: number;
+        };
+        /**
+         * @description Counts of events by type (AgentMail's `QueryMetricsResponse`): each key is an event type that occurred in the range, its value the periods in which it did (empty periods are left out), oldest first (newest first with `descending=true`), at most `limit` of them. Counted from the stored events, which are kept 7 days.
+         * @example {
+         *       "message.received": [
+         *         {
+         *           "timestamp": "2026-11-22T09:00:00.000Z",
+         *           "count": 12
+         *         }
+         *       ],
+         *       "message.sent": [
+         *         {
+         *           "timestamp": "2026-11-22T09:00:00.000Z",
+         *           "count": 3
+         *         }
+         *       ]
+         *     }
+         */
+        EventMetrics: {
+            [key: string]: components["schemas"]["MetricBucket"][];
+        };
+        /** @description An API key of the pod, as AgentMail's `ApiKey` (a bearer key): never the key itself, which is shown once, when it is created, and stored only as its SHA-256. Every key of a pod opens the whole pod. */
+        ApiKey: {
+            /**
+             * @description Always `bearer`: the key is sent as `Authorization: Bearer <key>`.
+             * @example bearer
+             * @constant
+             */
+            type: "bearer";
+            /**
+             * @description Id of the key: `key_` and the first 16 hex digits of the key's SHA-256 (the id `pigeonhole-server keys list` shows). Use it as the `{api_key_id}` path segment.
+             * @example key_3f9a0c2e7b1d4a58
+             */
+            api_key_id: string;
+            /**
+             * @description The visible start of the key, to recognise it (such as `ph_inbox_3kQ9`); empty for keys registered otherwise than through Create API Key before prefixes were kept.
+             * @example ph_inbox_3kQ9
+             */
+            prefix: string;
+            /**
+             * @description The name given at creation; the `api_key_id` when none was given.
+             * @example ci-runner
+             */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The pod the key opens.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            pod_id: string;
+            /**
+             * Format: date-time
+             * @description When the key was registered (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the key last changed; keys never change, so its `created_at`.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description One page of the pod's API keys, newest first. Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
+        ListApiKeysResponse: {
+            /**
+             * @description Number of keys on this page.
+             * @example 2
+             */
+            count: number;
+            /**
+             * @description The page size used for this page.
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token`; null on the last page.
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The keys of this page, newest first. */
+            api_keys: components["schemas"]["ApiKey"][];
+        };
+        /** @description Body of Create API Key: an optional `name` to list the key under. Keys here are bearer keys that open the whole pod: AgentMail's `permissions`, `expires_at` and public-key credentials are refused (400 `INVALID_VALUE`). */
+        CreateApiKeyRequest: {
+            /**
+             * @description A name to tell the key apart in lists, such as the machine that holds it.
+             * @example ci-runner
+             */
+            name?: string;
+        };
+        /** @description The new key (AgentMail's `CreateApiKeyResponse`): `api_key` is the key itself, answered this once and never again (the server keeps only its SHA-256). Store it now. */
+        CreateApiKeyResponse: {
+            /**
+             * @description Id of the key.
+             * @example key_3f9a0c2e7b1d4a58
+             */
+            api_key_id: string;
+            /**
+             * @description The key, to send as `Authorization: Bearer <key>`. Shown only here.
+             * @example ph_inbox_3kQ9hT0mVx2Lq8Rb5Wn1Yc7Pz4Ds6Fg2
+             */
+            api_key: string;
+            /**
+             * @description The visible start of the key, as lists show it.
+             * @example ph_inbox_3kQ9
+             */
+            prefix: string;
+            /**
+             * @description The name given, or the `api_key_id` when none was.
+             * @example ci-runner
+             */
+            name: string;
+            /**
+             * Format: uuid
+             * @description The pod the key opens, which is the pod of the key that created it.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            pod_id: string;
+            /**
+             * Format: date-time
+             * @description When the key was created.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description Who the API key is (AgentMail's `Identity`): every key on this server belongs to one pod, so `scope_type` is always `pod` and `scope_id` the pod's id. */
+        Identity: {
+            /**
+             * @description Always `pod`.
+             * @example pod
+             * @constant
+             */
+            scope_type: "pod";
+            /**
+             * Format: uuid
+             * @description The pod's id, as `pod_id`.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            scope_id: string;
+            /**
+             * Format: uuid
+             * @description The pod the key opens.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            pod_id: string;
+            /**
+             * @description The id of the key the request was made with.
+             * @example key_3f9a0c2e7b1d4a58
+             */
+            api_key_id: string;
+        };
+        /**
+         * @description Where a scheduled draft stands: `scheduled` (waiting for its `send_at`), `sending` (being sent right now), or `failed` (its scheduled send was refused, for example because it has no recipient; update it and schedule it again, or send it). Null for a draft that is not scheduled.
+         * @example scheduled
+         * @enum {string|null}
+         */
+        DraftSendStatus: "scheduled" | "sending" | "failed" | null;
+        /** @description A draft as lists show it, without its bodies (`text`, `html`) and reply details. */
+        DraftItem: {
+            /**
+             * @description The inbox the draft belongs to and is sent from.
+             * @example support@pigeonhole.test
+             */
+            inbox_id: string;
+            /**
+             * @description Id of the draft, unique on the server.
+             * @example drf_3Kq8Zt1Vb6Xn2Lm4
+             */
+            draft_id: string;
+            /**
+             * @description Labels of the draft.
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            labels: string[];
+            /**
+             * @description Recipients.
+             * @example [
+             *       "ada@example.com"
+             *     ]
+             */
+            to: string[];
+            /**
+             * @description Carbon-copy recipients.
+             * @example []
+             */
+            cc: string[];
+            /**
+             * @description Blind-carbon-copy recipients.
+             * @example []
+             */
+            bcc: string[];
+            /**
+             * @description Subject line, or null.
+             * @example Your November invoice
+             */
+            subject: string | null;
+            /**
+             * @description The first 200 characters of `text`, or null.
+             * @example Hi Ada,
+             *
+             *     your November invoice is attached.
+             */
+            preview: string | null;
+            /** @description The attachments' metadata (`attachment_id`, `filename`, `content_type`, `size`). */
+            attachments: components["schemas"]["Attachment"][];
+            /**
+             * @description The `message_id` the draft replies to, or null.
+             * @example null
+             */
+            in_reply_to: string | null;
+            send_status: components["schemas"]["DraftSendStatus"];
+            /**
+             * Format: date-time
+             * @description When the draft is scheduled to be sent, or null.
+             * @example 2027-06-01T08:00:00.000Z
+             */
+            send_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the draft was created.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the draft last changed.
+             * @example 2026-11-22T09:45:00.000Z
+             */
+            updated_at: string;
+        };
+        /** @description One page of drafts, newest first (by `created_at`). Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
+        ListDraftsResponse: {
+            /**
+             * @description Number of drafts on this page (the length of `drafts`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token`; null on the last page.
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The drafts of this page, newest first, without their bodies. */
+            drafts: components["schemas"]["DraftItem"][];
+        };
+        /**
+         * @description The recipients of a draft: one address, or a list of at most 50 (an empty list clears the field on Update Draft). Plain addresses only (`ada@example.com`), each following the `EmailAddress` rule; any other is a 400 `validation_error` with `details.code` `INVALID_EMAIL`.
+         * @example [
+         *       "ada@example.com"
+         *     ]
+         */
+        DraftAddressList: components["schemas"]["EmailAddress"] | components["schemas"]["EmailAddress"][];
+        /** @description Body of Create Draft. Every field is optional: a draft may be saved before it has recipients or a body. To draft a reply, set `in_reply_to` to a `message_id` of the inbox: the recipients (unless `to` is given), the `Re:` subject (unless `subject` is given) and the threading headers come from that message, as Reply To Message sets them; `reply_all` addresses everyone on it (then `to`, `cc` and `bcc` cannot be given). Set `send_at` to schedule the draft: it is sent at that time, once. */
+        CreateDraftRequest: {
+            /** @description Recipient address or addresses. */
+            to?: components["schemas"]["DraftAddressList"];
+            /** @description Carbon-copy recipients. */
+            cc?: components["schemas"]["DraftAddressList"];
+            /** @description Blind-carbon-copy recipients. */
+            bcc?: components["schemas"]["DraftAddressList"];
+            /** @description Address or addresses that replies should go to, when not the sending inbox. */
+            reply_to?: components["schemas"]["DraftAddressList"];
+            /**
+             * @description Subject line, at most 998 characters.
+             * @example Your November invoice
+             */
+            subject?: string;
+            /**
+             * @description Plain-text body.
+             * @example Hi Ada,
+             *
+             *     your November invoice is attached.
+             */
+            text?: string;
+            /**
+             * @description HTML body.
+             * @example <p>Hi Ada,</p><p>your November invoice is attached.</p>
+             */
+            html?: string;
+            /**
+             * @description Labels of the draft, which the sent message carries too; at most 20. `sent` and `received` are system labels (400 `SYSTEM_LABEL`).
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            labels?: components["schemas"]["Label"][];
+            /** @description Files to attach, at most 20, at most 10 MiB decoded in all. */
+            attachments?: components["schemas"]["SendAttachment"][];
+            /**
+             * @description The `message_id` of a message of this inbox to reply to. A message the inbox does not hold is a 404 (`details.field` `in_reply_to`).
+             * @example <CAF3kQ9x1tY7bZ@mail.example.com>
+             */
+            in_reply_to?: string;
+            /**
+             * @description With `in_reply_to`, address everyone on the message (its sender, `to` and `cc`), not only its sender.
+             * @example true
+             */
+            reply_all?: boolean;
+            /**
+             * Format: date-time
+             * @description When to send the draft (ISO 8601 with a time zone). At most 5 minutes in the past (a time already passed sends at once) and at most 365 days ahead; anything else is a 400 `INVALID_VALUE` (`details.field` `send_at`).
+             * @example 2027-06-01T08:00:00.000Z
+             */
+            send_at?: string;
+            /**
+             * @description Your own id for the draft, unique per API key: creating again with the same `client_id` answers the first draft, unchanged.
+             * @example invoice-2026-11-ada
+             */
+            client_id?: string;
+        };
+        /** @description A draft: a message an inbox has not sent yet, kept until it is sent (by Send Draft, or at its `send_at`) or deleted. The fields of a draft-list item plus `client_id`, `reply_to`, `text`, `html` and `references`. */
+        Draft: {
+            /**
+             * @description The inbox the draft belongs to and is sent from.
+             * @example support@pigeonhole.test
+             */
+            inbox_id: string;
+            /**
+             * @description Id of the draft, unique on the server.
+             * @example drf_3Kq8Zt1Vb6Xn2Lm4
+             */
+            draft_id: string;
+            /**
+             * @description Labels of the draft.
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            labels: string[];
+            /**
+             * @description Recipients.
+             * @example [
+             *       "ada@example.com"
+             *     ]
+             */
+            to: string[];
+            /**
+             * @description Carbon-copy recipients.
+             * @example []
+             */
+            cc: string[];
+            /**
+             * @description Blind-carbon-copy recipients.
+             * @example []
+             */
+            bcc: string[];
+            /**
+             * @description Subject line, or null.
+             * @example Your November invoice
+             */
+            subject: string | null;
+            /**
+             * @description The first 200 characters of `text`, or null.
+             * @example Hi Ada,
+             *
+             *     your November invoice is attached.
+             */
+            preview: string | null;
+            /** @description The attachments' metadata (`attachment_id`, `filename`, `content_type`, `size`). */
+            attachments: components["schemas"]["Attachment"][];
+            /**
+             * @description The `message_id` the draft replies to, or null.
+             * @example null
+             */
+            in_reply_to: string | null;
+            send_status: components["schemas"]["DraftSendStatus"];
+            /**
+             * Format: date-time
+             * @description When the draft is scheduled to be sent, or null.
+             * @example 2027-06-01T08:00:00.000Z
+             */
+            send_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the draft was created.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the draft last changed.
+             * @example 2026-11-22T09:45:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description The `client_id` the draft was created with, or null.
+             * @example invoice-2026-11-ada
+             */
+            client_id: string | null;
+            /**
+             * @description Reply-to addresses.
+             * @example []
+             */
+            reply_to: string[];
+            /**
+             * @description Plain-text body, or null.
+             * @example Hi Ada,
+             *
+             *     your November invoice is attached.
+             */
+            text: string | null;
+            /**
+             * @description HTML body, or null.
+             * @example null
+             */
+            html: string | null;
+            /**
+             * @description For a reply, the `message_id`s the reply will carry in `References`, oldest first.
+             * @example []
+             */
+            references: string[];
+        };
+        /** @description Body of Update Draft. A field left out stays as it is; `null` (or `[]` for a recipient field) clears it. Whether the draft is a reply is fixed when it is created. `send_at` schedules or reschedules the draft; `null` unschedules it. */
+        UpdateDraftRequest: {
+            /** @description Recipient address or addresses; null or `[]` clears them. */
+            to?: components["schemas"]["DraftAddressList"] | null;
+            /** @description Carbon-copy recipients; null or `[]` clears them. */
+            cc?: components["schemas"]["DraftAddressList"] | null;
+            /** @description Blind-carbon-copy recipients; null or `[]` clears them. */
+            bcc?: components["schemas"]["DraftAddressList"] | null;
+            /** @description Reply-to addresses; null or `[]` clears them. */
+            reply_to?: components["schemas"]["DraftAddressList"] | null;
+            /**
+             * @description Subject line, at most 998 characters; null clears it.
+             * @example Your November invoice
+             */
+            subject?: string | null;
+            /**
+             * @description Plain-text body; null clears it.
+             * @example Hi Ada,
+             *
+             *     your invoice is attached.
+             */
+            text?: string | null;
+            /**
+             * @description HTML body; null clears it.
+             * @example <p>Hi Ada,</p>
+             */
+            html?: string | null;
+            /** @description Files to add. A draft holds at most 20 attachments and 10 MiB decoded in all (more is a 413 `PAYLOAD_TOO_LARGE`, `details.field` `add_attachments`). */
+            add_attachments?: components["schemas"]["SendAttachment"][];
+            /**
+             * @description The `attachment_id`s of attachments to remove; an id the draft does not have is a 400 `INVALID_VALUE`.
+             * @example [
+             *       "att_5Ng8Tb2wQx7Kd1Yr"
+             *     ]
+             */
+            remove_attachments?: string[];
+            /**
+             * @description Labels to add.
+             * @example [
+             *       "urgent"
+             *     ]
+             */
+            add_labels?: components["schemas"]["Label"][];
+            /**
+             * @description Labels to remove.
+             * @example [
+             *       "billing"
+             *     ]
+             */
+            remove_labels?: components["schemas"]["Label"][];
+            /**
+             * Format: date-time
+             * @description When to send the draft, with the same bounds as Create Draft's `send_at`; null unschedules it. A draft whose scheduled send failed is scheduled again by giving a new `send_at`.
+             * @example 2027-06-01T08:00:00.000Z
+             */
+            send_at?: string | null;
+        };
+        /** @description Body of Send Draft (optional): labels to add to or remove from the draft's labels on the sent message. `sent` and `received` are system labels (400 `SYSTEM_LABEL`); a label in both lists is a 400. */
+        SendDraftRequest: {
+            /**
+             * @description Labels the sent message carries beside the draft's.
+             * @example [
+             *       "invoices"
+             *     ]
+             */
+            add_labels?: components["schemas"]["Label"][];
+            /**
+             * @description Labels of the draft the sent message does not carry.
+             * @example [
+             *       "draft-review"
+             *     ]
+             */
+            remove_labels?: components["schemas"]["Label"][];
+        };
+        /** @description An entry of an allow or block list: a pod's own list (`inbox_id` null), which applies to every inbox of the pod, or an inbox's list. See Allow and block lists in the overview for how entries match and which list wins. */
+        ListEntry: {
+            /**
+             * @description The address or domain, lowercase.
+             * @example spam@example.com
+             */
+            entry: string;
+            /**
+             * Format: uuid
+             * @description The pod that owns the entry. The service has no organizations above pods, so this equals `pod_id`; it is there for clients written for AgentMail.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            organization_id: string;
+            /**
+             * Format: uuid
+             * @description Id of the pod (the tenant of your API key) that owns the entry.
+             * @example 3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60
+             */
+            pod_id: string;
+            /**
+             * @description The inbox whose list holds the entry, or null for the pod's own list.
+             * @example support@pigeonhole.test
+             * @example null
+             */
+            inbox_id: components["schemas"]["EmailAddress"] | null;
+            /**
+             * @description Why the entry is there, as given when it was added; null when none was given.
+             * @example Sends unsolicited offers
+             * @example null
+             */
+            reason: string | null;
+            /**
+             * @description `send`: recipients of the inbox's mail; `receive`: senders of mail to it.
+             * @example receive
+             * @enum {string}
+             */
+            direction: "send" | "receive";
+            /**
+             * @description The list the entry is in.
+             * @example block
+             * @enum {string}
+             */
+            list_type: "allow" | "block";
+            /**
+             * @description `email` for an address (it holds `@`), `domain` for a domain.
+             * @example email
+             * @enum {string}
+             */
+            entry_type: "email" | "domain";
+            /**
+             * Format: date-time
+             * @description When the entry was added (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Whether the entry cannot be deleted through the API; always false on this service.
+             * @example false
+             */
+            read_only: boolean;
+        };
+        /** @description One page of a list's entries, in ascending order of `entry`. Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
+        ListListEntriesResponse: {
+            /**
+             * @description Number of entries on this page (the length of `entries`), not the total.
+             * @example 1
+             */
+            count: number;
+            /**
+             * @description The page size used for this page (the request's `limit`, or the default 20).
+             * @example 20
+             */
+            limit: number;
+            /**
+             * @description Token of the next page, to send as `page_token`; null on the last page.
+             * @example null
+             */
+            next_page_token: string | null;
+            /** @description The entries of this page, in ascending order of `entry`. */
+            entries: components["schemas"]["ListEntry"][];
+        };
+        /** @description The entry to add to a list. */
+        CreateListEntryRequest: {
+            /**
+             * @description An e-mail address (it follows the address rule of the overview) or a domain (two or more labels, as an address's domain is written). Stored lowercase. A domain matches its addresses and those of its subdomains.
+             * @example spam@example.com
+             * @example example.com
+             */
+            entry: string;
+            /**
+             * @description Why the entry is there, for people; the service does not read it.
+             * @example Sends unsolicited offers
+             */
+            reason?: string;
         };
         /** @description Body of a `message.received` delivery: a message arrived in one of your inboxes (including a message that another inbox of this service sent to it). Carries the full received message and its thread. New fields may be added; ignore the ones you do not know. */
         MessageReceivedEvent: {
@@ -2464,6 +4381,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request is invalid: `q` is missing, too short or too long, holds no letter or digit or more than 32 words; `before` or `after` is not an ISO 8601 date-time; `limit` is outside 1 to 100; a `page_token` the service did not issue for this search (a token belongs to the exact query it came from); or an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the parameter and `details.code` the reason. */
+        BadRequestSearch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The `inbox_id` in the path is not an address (see Addresses in the overview). `error.type` is `validation_error`, `details.field` `inbox_id`, `details.code` `INVALID_EMAIL`. Fix the request before retrying. */
         BadRequestInboxPath: {
             headers: {
@@ -2528,6 +4454,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The token in the path is longer than 4096 characters or holds characters no token has. `error.type` is `validation_error`, `details.field` `token`. A well-formed token that is not valid is a 404 instead. */
+        BadRequestDownloadToken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a value that breaks its pattern, or a `url` that no delivery can be made to (`details.code` `INVALID_URL`, `details.field` `url`: a host that is no name or IP address, such as `256.1.1.1` or `1.2.3.4.5`, a port above 65535, or a host with characters a host cannot have). `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
         BadRequestInvalidUrl: {
             headers: {
@@ -2566,9 +4501,75 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description Domains are the server's configuration, managed by its operator (`--domain`, `--dkim-domain`): they are not created, changed, verified or deleted over the API. `error.type` is `validation_error`, `details.code` `DOMAINS_MANAGED_BY_OPERATOR`. List Domains names the hosted domains; Get Domain Zone File gives the records to publish. */
+        DomainsManagedByOperator: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The `domain_id` in the path is longer than a domain name can be (253 characters). `error.type` is `validation_error`, `details.field` `domain_id`, `details.code` `TOO_LONG`. Fix the request before retrying. */
         BadRequestDomainPath: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The pod has 100 API keys, the most it may have: delete one before creating another. `error.type` is `conflict_error`, `details.code` `API_KEY_LIMIT_REACHED`; the same request answers the same until then, so it carries `X-Should-Retry: false`. */
+        ApiKeyLimitReached: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The key named is the key of this request: a key cannot delete itself. `error.type` is `conflict_error`, `details.code` `KEY_IN_USE`; delete it with another key of the pod. The same request answers the same, so it carries `X-Should-Retry: false`. */
+        KeyInUse: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a value out of range (such as a `send_at` more than 5 minutes in the past or more than 365 days ahead, or a date that is not ISO 8601 with a time zone), more than 50 recipients (`TOO_MANY_RECIPIENTS`), a system label (`SYSTEM_LABEL`), or an inbox in the path outside the server's hosted domains (`DOMAIN_NOT_HOSTED`). `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestDraft: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The draft cannot be sent as it stands: it has no recipient in `to` (`REQUIRED`, `details.field` `to`) or more than 50 in all (`TOO_MANY_RECIPIENTS`), the body names a system label (`SYSTEM_LABEL`), or the inbox is outside the server's hosted domains (`DOMAIN_NOT_HOSTED`). `error.type` is `validation_error`. The draft stays; fix it with Update Draft and send it again. */
+        BadRequestSendDraft: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: `direction` or `type` is not one of its values, the `entry` is neither an e-mail address nor a domain (`details.code` `INVALID_VALUE`), the body or a query value is malformed, or the `inbox_id` in the path is not an address. `error.type` is `validation_error`; `details.field` names the offending field or parameter and `details.code` the reason. Fix the request before retrying. */
+        BadRequestListEntry: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The API key's pod already has as many list entries, over all its lists and its inboxes' lists together, as the server allows (1,000 unless the server is started with `--list-entries-per-pod`). `error.type` is `conflict_error`, `details.code` `LIST_LIMIT_REACHED`. Delete entries you no longer need, or use a domain entry in place of many addresses; the same request answers the same until then, so it carries `X-Should-Retry: false`. */
+        ListLimitReached: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
                 [name: string]: unknown;
             };
             content: {
@@ -2588,6 +4589,11 @@ export interface components {
          */
         PageToken: string;
         /**
+         * @description The address or display name to search for, 2 to 256 characters. The query is split into words at every character that is neither a letter nor a digit (at most 32 words), and each word must start a word of the inbox's address or display name (an address's words are split at `@`, `.`, `-`, `_` and `+`), without regard to case: `sup` finds `support@pigeonhole.test`, `port` does not. A query with no letter or digit, or with more than 32 words, is a 400 `INVALID_VALUE`.
+         * @example support
+         */
+        InboxSearchQuery: string;
+        /**
          * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
          * @example support@pigeonhole.test
          */
@@ -2605,6 +4611,21 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The words to search for, 1 to 256 characters. The query is split into words at every character that is neither a letter nor a digit (at most 32 words), and each word matches any word of a message that starts with it, without regard to case: `inv` finds `Invoice`, and `ada@example.com` finds the messages whose fields hold the words `ada`, `example` and `com`. A message matches when every word is in its subject, its addresses (sender, `to`, `cc`), its text or its html's text (the html without tags, scripts and styles; the first 100,000 characters of each field are searched). A query with no letter or digit, or with more than 32 words, is a 400 `INVALID_VALUE`.
+         * @example november invoice
+         */
+        SearchQuery: string;
+        /**
+         * @description Only messages whose `timestamp` is strictly before this ISO 8601 date-time with its offset (such as `2026-11-23T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+         * @example 2026-11-23T00:00:00.000Z
+         */
+        SearchBefore: string;
+        /**
+         * @description Only messages whose `timestamp` is strictly after this ISO 8601 date-time with its offset (such as `2026-11-01T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+         * @example 2026-11-01T00:00:00.000Z
+         */
+        SearchAfter: string;
+        /**
          * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
          * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
          */
@@ -2619,6 +4640,16 @@ export interface components {
          * @example thd_7Hq2mZ4kP9xR3vLc
          */
         ThreadId: string;
+        /**
+         * @description The `thread_id` of a thread in any inbox of this API key's pod (ids look like `thd_7Hq2mZ4kP9xR3vLc`). A thread that does not exist, or that belongs to another API key, is a 404.
+         * @example thd_7Hq2mZ4kP9xR3vLc
+         */
+        PodThreadId: string;
+        /**
+         * @description The signed token of a `download_url`, as Download an Attachment or Download a Message's Source answered it. A token that was changed, that the server did not sign, or whose time is up is a 404.
+         * @example eyJ2IjoxfQ.c2lnbmF0dXJl
+         */
+        DownloadToken: string;
         /**
          * @description The `webhook_id` of a webhook (ids look like `wh_9Kx3Lm7Qp2Rt5Vn8`), as returned by Create Webhook or List Webhooks. A webhook that does not exist, or that belongs to another API key, is a 404.
          * @example wh_9Kx3Lm7Qp2Rt5Vn8
@@ -2644,6 +4675,68 @@ export interface components {
          * @example pigeonhole.test
          */
         DomainId: string;
+        /**
+         * @description `true` lists oldest first; `false` (the default) newest first. A page token keeps the order it was issued for.
+         * @example true
+         */
+        Ascending: boolean;
+        /**
+         * @description Only these event types; all when left out. Repeat the parameter (`event_types=message.received&event_types=message.sent`) or give one JSON array (`event_types=["message.received"]`, as AgentMail's SDK sends it). An unknown type is a 400 `INVALID_VALUE`.
+         * @example [
+         *       "message.received"
+         *     ]
+         */
+        MetricEventTypes: string[];
+        /**
+         * @description Start of the range (ISO 8601 date-time, inclusive); 24 hours before `end` by default.
+         * @example 2026-11-22T00:00:00.000Z
+         */
+        MetricStart: string;
+        /**
+         * @description End of the range (ISO 8601 date-time, exclusive); now by default. Before `start` is a 400 `INVALID_VALUE`.
+         * @example 2026-11-23T00:00:00.000Z
+         */
+        MetricEnd: string;
+        /**
+         * @description Length of each period in seconds, counted from `start`; 3600 (an hour) by default. The range may hold at most 10,000 periods (400 `INVALID_VALUE` beyond).
+         * @example 3600
+         */
+        MetricPeriod: number;
+        /**
+         * @description At most this many periods per event type, from 1 to 1,000; 1,000 by default.
+         * @example 24
+         */
+        MetricLimit: number;
+        /**
+         * @description `true` lists each type's periods newest first; oldest first by default.
+         * @example false
+         */
+        Descending: boolean;
+        /**
+         * @description The `api_key_id` of one of the pod's keys (`key_` and 16 hex digits). Another pod's key, or none, is a 404.
+         * @example key_3f9a0c2e7b1d4a58
+         */
+        ApiKeyId: string;
+        /**
+         * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+         * @example drf_3Kq8Zt1Vb6Xn2Lm4
+         */
+        DraftId: string;
+        /**
+         * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+         * @example receive
+         */
+        ListDirection: "send" | "receive";
+        /**
+         * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+         * @example block
+         */
+        ListType: "allow" | "block";
+        /**
+         * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+         * @example spam@example.com
+         */
+        ListEntry: string;
         /**
          * @description Standard Webhooks delivery id. It equals the body's `event_id` and is the same on every retry of this delivery, so use it to deduplicate: delivery is at-least-once and the same event can arrive more than once. The same value is also sent as `svix-id`.
          * @example evt_4Rt8Wq1Zx6Ym2Kp9
@@ -2693,6 +4786,7 @@ export interface components {
 export type EventSubscription = components['schemas']['EventSubscription'];
 export type EventStreamMessage = components['schemas']['EventStreamMessage'];
 export type EmailAddress = components['schemas']['EmailAddress'];
+export type Metadata = components['schemas']['Metadata'];
 export type Inbox = components['schemas']['Inbox'];
 export type ListInboxesResponse = components['schemas']['ListInboxesResponse'];
 export type ErrorType = components['schemas']['ErrorType'];
@@ -2700,6 +4794,8 @@ export type ErrorDetails = components['schemas']['ErrorDetails'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
 export type CreateInboxRequest = components['schemas']['CreateInboxRequest'];
+export type SearchInboxesResponse = components['schemas']['SearchInboxesResponse'];
+export type UpdateInboxRequest = components['schemas']['UpdateInboxRequest'];
 export type Attachment = components['schemas']['Attachment'];
 export type MessageItem = components['schemas']['MessageItem'];
 export type ListMessagesResponse = components['schemas']['ListMessagesResponse'];
@@ -2707,25 +4803,59 @@ export type AddressList = components['schemas']['AddressList'];
 export type SendAttachment = components['schemas']['SendAttachment'];
 export type SendMessageRequest = components['schemas']['SendMessageRequest'];
 export type SendMessageResponse = components['schemas']['SendMessageResponse'];
+export type SearchMessagesResponse = components['schemas']['SearchMessagesResponse'];
 export type RecipientDelivery = components['schemas']['RecipientDelivery'];
 export type Message = components['schemas']['Message'];
 export type Label = components['schemas']['Label'];
 export type UpdateMessageRequest = components['schemas']['UpdateMessageRequest'];
+export type AttachmentDownload = components['schemas']['AttachmentDownload'];
+export type RawMessageDownload = components['schemas']['RawMessageDownload'];
 export type ReplyToMessageRequest = components['schemas']['ReplyToMessageRequest'];
+export type ReplyAllMessageRequest = components['schemas']['ReplyAllMessageRequest'];
+export type ForwardMessageRequest = components['schemas']['ForwardMessageRequest'];
+export type MessageIdList = components['schemas']['MessageIdList'];
+export type BatchGetMessagesRequest = components['schemas']['BatchGetMessagesRequest'];
+export type BatchGetMessagesResponse = components['schemas']['BatchGetMessagesResponse'];
+export type BatchUpdateMessagesRequest = components['schemas']['BatchUpdateMessagesRequest'];
+export type MessageLabelsUpdate = components['schemas']['MessageLabelsUpdate'];
+export type BatchUpdateMessagesResponse = components['schemas']['BatchUpdateMessagesResponse'];
 export type ThreadItem = components['schemas']['ThreadItem'];
 export type ListThreadsResponse = components['schemas']['ListThreadsResponse'];
+export type SearchThreadsResponse = components['schemas']['SearchThreadsResponse'];
 export type Thread = components['schemas']['Thread'];
+export type UpdateThreadRequest = components['schemas']['UpdateThreadRequest'];
 export type EventType = components['schemas']['EventType'];
 export type Webhook = components['schemas']['Webhook'];
 export type ListWebhooksResponse = components['schemas']['ListWebhooksResponse'];
 export type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
 export type UpdateWebhookRequest = components['schemas']['UpdateWebhookRequest'];
+export type PatchWebhookRequest = components['schemas']['PatchWebhookRequest'];
 export type WebhookDeliveryAttempt = components['schemas']['WebhookDeliveryAttempt'];
 export type WebhookDelivery = components['schemas']['WebhookDelivery'];
 export type ListWebhookDeliveriesResponse = components['schemas']['ListWebhookDeliveriesResponse'];
 export type DomainRecord = components['schemas']['DomainRecord'];
 export type Domain = components['schemas']['Domain'];
 export type ListDomainsResponse = components['schemas']['ListDomainsResponse'];
+export type InboxEvent = components['schemas']['InboxEvent'];
+export type ListInboxEventsResponse = components['schemas']['ListInboxEventsResponse'];
+export type MetricBucket = components['schemas']['MetricBucket'];
+export type EventMetrics = components['schemas']['EventMetrics'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type ListApiKeysResponse = components['schemas']['ListApiKeysResponse'];
+export type CreateApiKeyRequest = components['schemas']['CreateApiKeyRequest'];
+export type CreateApiKeyResponse = components['schemas']['CreateApiKeyResponse'];
+export type Identity = components['schemas']['Identity'];
+export type DraftSendStatus = components['schemas']['DraftSendStatus'];
+export type DraftItem = components['schemas']['DraftItem'];
+export type ListDraftsResponse = components['schemas']['ListDraftsResponse'];
+export type DraftAddressList = components['schemas']['DraftAddressList'];
+export type CreateDraftRequest = components['schemas']['CreateDraftRequest'];
+export type Draft = components['schemas']['Draft'];
+export type UpdateDraftRequest = components['schemas']['UpdateDraftRequest'];
+export type SendDraftRequest = components['schemas']['SendDraftRequest'];
+export type ListEntry = components['schemas']['ListEntry'];
+export type ListListEntriesResponse = components['schemas']['ListListEntriesResponse'];
+export type CreateListEntryRequest = components['schemas']['CreateListEntryRequest'];
 export type MessageReceivedEvent = components['schemas']['MessageReceivedEvent'];
 export type MessageSent = components['schemas']['MessageSent'];
 export type MessageSentEvent = components['schemas']['MessageSentEvent'];
@@ -2746,6 +4876,7 @@ export type ResponseInternalServerError = components['responses']['InternalServe
 export type ResponseBadRequestDomainNotHosted = components['responses']['BadRequestDomainNotHosted'];
 export type ResponseAddressTaken = components['responses']['AddressTaken'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseBadRequestSearch = components['responses']['BadRequestSearch'];
 export type ResponseBadRequestInboxPath = components['responses']['BadRequestInboxPath'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseBadRequestInboxList = components['responses']['BadRequestInboxList'];
@@ -2753,24 +4884,50 @@ export type ResponseBadRequestSenderNotHosted = components['responses']['BadRequ
 export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
 export type ResponseBadRequestUpdateMessage = components['responses']['BadRequestUpdateMessage'];
 export type ResponseBadRequestReply = components['responses']['BadRequestReply'];
+export type ResponseBadRequestDownloadToken = components['responses']['BadRequestDownloadToken'];
 export type ResponseBadRequestInvalidUrl = components['responses']['BadRequestInvalidUrl'];
 export type ResponseWebhookLimitReached = components['responses']['WebhookLimitReached'];
 export type ResponseBadRequestWebhookPath = components['responses']['BadRequestWebhookPath'];
 export type ResponseClientIdTaken = components['responses']['ClientIdTaken'];
+export type ResponseDomainsManagedByOperator = components['responses']['DomainsManagedByOperator'];
 export type ResponseBadRequestDomainPath = components['responses']['BadRequestDomainPath'];
+export type ResponseApiKeyLimitReached = components['responses']['ApiKeyLimitReached'];
+export type ResponseKeyInUse = components['responses']['KeyInUse'];
+export type ResponseBadRequestDraft = components['responses']['BadRequestDraft'];
+export type ResponseBadRequestSendDraft = components['responses']['BadRequestSendDraft'];
+export type ResponseBadRequestListEntry = components['responses']['BadRequestListEntry'];
+export type ResponseListLimitReached = components['responses']['ListLimitReached'];
 export type ParameterLimit = components['parameters']['Limit'];
 export type ParameterPageToken = components['parameters']['PageToken'];
+export type ParameterInboxSearchQuery = components['parameters']['InboxSearchQuery'];
 export type ParameterInboxId = components['parameters']['InboxId'];
 export type ParameterLabels = components['parameters']['Labels'];
 export type ParameterIdempotencyKey = components['parameters']['IdempotencyKey'];
+export type ParameterSearchQuery = components['parameters']['SearchQuery'];
+export type ParameterSearchBefore = components['parameters']['SearchBefore'];
+export type ParameterSearchAfter = components['parameters']['SearchAfter'];
 export type ParameterMessageId = components['parameters']['MessageId'];
 export type ParameterAttachmentId = components['parameters']['AttachmentId'];
 export type ParameterThreadId = components['parameters']['ThreadId'];
+export type ParameterPodThreadId = components['parameters']['PodThreadId'];
+export type ParameterDownloadToken = components['parameters']['DownloadToken'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterDeliveryStatusFilter = components['parameters']['DeliveryStatusFilter'];
 export type ParameterEventTypeFilter = components['parameters']['EventTypeFilter'];
 export type ParameterDeliveryId = components['parameters']['DeliveryId'];
 export type ParameterDomainId = components['parameters']['DomainId'];
+export type ParameterAscending = components['parameters']['Ascending'];
+export type ParameterMetricEventTypes = components['parameters']['MetricEventTypes'];
+export type ParameterMetricStart = components['parameters']['MetricStart'];
+export type ParameterMetricEnd = components['parameters']['MetricEnd'];
+export type ParameterMetricPeriod = components['parameters']['MetricPeriod'];
+export type ParameterMetricLimit = components['parameters']['MetricLimit'];
+export type ParameterDescending = components['parameters']['Descending'];
+export type ParameterApiKeyId = components['parameters']['ApiKeyId'];
+export type ParameterDraftId = components['parameters']['DraftId'];
+export type ParameterListDirection = components['parameters']['ListDirection'];
+export type ParameterListType = components['parameters']['ListType'];
+export type ParameterListEntry = components['parameters']['ListEntry'];
 export type ParameterWebhookIdHeader = components['parameters']['WebhookIdHeader'];
 export type ParameterWebhookTimestampHeader = components['parameters']['WebhookTimestampHeader'];
 export type ParameterWebhookSignatureHeader = components['parameters']['WebhookSignatureHeader'];
@@ -2847,6 +5004,46 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    searchInboxes: {
+        parameters: {
+            query: {
+                /**
+                 * @description The address or display name to search for, 2 to 256 characters. The query is split into words at every character that is neither a letter nor a digit (at most 32 words), and each word must start a word of the inbox's address or display name (an address's words are split at `@`, `.`, `-`, `_` and `+`), without regard to case: `sup` finds `support@pigeonhole.test`, `port` does not. A query with no letter or digit, or with more than 32 words, is a 400 `INVALID_VALUE`.
+                 * @example support
+                 */
+                q: components["parameters"]["InboxSearchQuery"];
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matching inboxes, best match first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchInboxesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestSearch"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getInbox: {
         parameters: {
             query?: never;
@@ -2903,6 +5100,43 @@ export interface operations {
             400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateInbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /** @description The fields to change. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateInboxRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated inbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            400: components["responses"]["BadRequestInboxPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3000,6 +5234,63 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    searchMessages: {
+        parameters: {
+            query: {
+                /**
+                 * @description The words to search for, 1 to 256 characters. The query is split into words at every character that is neither a letter nor a digit (at most 32 words), and each word matches any word of a message that starts with it, without regard to case: `inv` finds `Invoice`, and `ada@example.com` finds the messages whose fields hold the words `ada`, `example` and `com`. A message matches when every word is in its subject, its addresses (sender, `to`, `cc`), its text or its html's text (the html without tags, scripts and styles; the first 100,000 characters of each field are searched). A query with no letter or digit, or with more than 32 words, is a 400 `INVALID_VALUE`.
+                 * @example november invoice
+                 */
+                q: components["parameters"]["SearchQuery"];
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only messages whose `timestamp` is strictly before this ISO 8601 date-time with its offset (such as `2026-11-23T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                before?: components["parameters"]["SearchBefore"];
+                /**
+                 * @description Only messages whose `timestamp` is strictly after this ISO 8601 date-time with its offset (such as `2026-11-01T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                after?: components["parameters"]["SearchAfter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matches, best match first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchMessagesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestSearch"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getMessage: {
         parameters: {
             query?: never;
@@ -3028,6 +5319,40 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Message"];
                 };
+            };
+            400: components["responses"]["BadRequestInboxPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
@@ -3102,7 +5427,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The attachment's bytes. */
+            /** @description The attachment's bytes, or (for a request asking for JSON) a signed link to them. */
             200: {
                 headers: {
                     /**
@@ -3114,6 +5439,7 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                    "application/json": components["schemas"]["AttachmentDownload"];
                 };
             };
             400: components["responses"]["BadRequestInboxPath"];
@@ -3143,13 +5469,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The message's source. */
+            /** @description The message's source, or (for a request asking for JSON) a signed link to it. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "message/rfc822": string;
+                    "application/json": components["schemas"]["RawMessageDownload"];
                 };
             };
             400: components["responses"]["BadRequestInboxPath"];
@@ -3207,6 +5534,218 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    replyAllMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional key that makes a send safe to retry (1 to 256 characters of `A-Z a-z 0-9 . _ ~ -`; a UUID works well). Repeating a request with the same key and the same body returns the original `message_id` and `thread_id` and sends nothing; repeating it with the same key and a different body (or to a different inbox) is a 409 `conflict_error` with `details.code` `IDEMPOTENCY_KEY_REUSED`. Keys are scoped to the API key and kept for 24 hours. Generate one key per logical message and reuse it on every retry of that message.
+                 * @example 5d41f3c2-8a7b-4e6f-9c1d-2b3a4e5f6a7b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplyAllMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was sent (or, for a repeated `Idempotency-Key` with the same body, had been sent before): its ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestReply"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyReused"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    forwardMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional key that makes a send safe to retry (1 to 256 characters of `A-Z a-z 0-9 . _ ~ -`; a UUID works well). Repeating a request with the same key and the same body returns the original `message_id` and `thread_id` and sends nothing; repeating it with the same key and a different body (or to a different inbox) is a 409 `conflict_error` with `details.code` `IDEMPOTENCY_KEY_REUSED`. Keys are scoped to the API key and kept for 24 hours. Generate one key per logical message and reuse it on every retry of that message.
+                 * @example 5d41f3c2-8a7b-4e6f-9c1d-2b3a4e5f6a7b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `message_id` returned by Send Message or found in a message list. Message ids are RFC 5322 Message-IDs such as `<0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>`: they contain `<`, `@` and `>`, so they travel URL-encoded in the path (`%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E`). A message that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example <0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a@pigeonhole.test>
+                 */
+                message_id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForwardMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was sent (or, for a repeated `Idempotency-Key` with the same body, had been sent before): its ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestReply"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyReused"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sendMessageAtSendPath: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional key that makes a send safe to retry (1 to 256 characters of `A-Z a-z 0-9 . _ ~ -`; a UUID works well). Repeating a request with the same key and the same body returns the original `message_id` and `thread_id` and sends nothing; repeating it with the same key and a different body (or to a different inbox) is a 409 `conflict_error` with `details.code` `IDEMPOTENCY_KEY_REUSED`. Keys are scoped to the API key and kept for 24 hours. Generate one key per logical message and reuse it on every retry of that message.
+                 * @example 5d41f3c2-8a7b-4e6f-9c1d-2b3a4e5f6a7b
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        /** @description The message to send. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was sent (or, for a repeated `Idempotency-Key` with the same body, had been sent before): its ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestSenderNotHosted"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyReused"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    batchGetMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchGetMessagesRequest"];
+            };
+        };
+        responses: {
+            /** @description The messages found, in the order asked. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchGetMessagesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestUpdateMessage"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    batchUpdateMessages: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchUpdateMessagesRequest"];
+            };
+        };
+        responses: {
+            /** @description Each message changed, with its labels now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchUpdateMessagesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestUpdateMessage"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listThreads: {
         parameters: {
             query?: {
@@ -3256,6 +5795,113 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    searchThreads: {
+        parameters: {
+            query: {
+                /**
+                 * @description The words to search for, 1 to 256 characters. The query is split into words at every character that is neither a letter nor a digit (at most 32 words), and each word matches any word of a message that starts with it, without regard to case: `inv` finds `Invoice`, and `ada@example.com` finds the messages whose fields hold the words `ada`, `example` and `com`. A message matches when every word is in its subject, its addresses (sender, `to`, `cc`), its text or its html's text (the html without tags, scripts and styles; the first 100,000 characters of each field are searched). A query with no letter or digit, or with more than 32 words, is a 400 `INVALID_VALUE`.
+                 * @example november invoice
+                 */
+                q: components["parameters"]["SearchQuery"];
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only messages whose `timestamp` is strictly before this ISO 8601 date-time with its offset (such as `2026-11-23T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                before?: components["parameters"]["SearchBefore"];
+                /**
+                 * @description Only messages whose `timestamp` is strictly after this ISO 8601 date-time with its offset (such as `2026-11-01T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                after?: components["parameters"]["SearchAfter"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matches, best match first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchThreadsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestSearch"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    searchPodThreads: {
+        parameters: {
+            query: {
+                /**
+                 * @description The words to search for, 1 to 256 characters. The query is split into words at every character that is neither a letter nor a digit (at most 32 words), and each word matches any word of a message that starts with it, without regard to case: `inv` finds `Invoice`, and `ada@example.com` finds the messages whose fields hold the words `ada`, `example` and `com`. A message matches when every word is in its subject, its addresses (sender, `to`, `cc`), its text or its html's text (the html without tags, scripts and styles; the first 100,000 characters of each field are searched). A query with no letter or digit, or with more than 32 words, is a 400 `INVALID_VALUE`.
+                 * @example november invoice
+                 */
+                q: components["parameters"]["SearchQuery"];
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only messages whose `timestamp` is strictly before this ISO 8601 date-time with its offset (such as `2026-11-23T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                before?: components["parameters"]["SearchBefore"];
+                /**
+                 * @description Only messages whose `timestamp` is strictly after this ISO 8601 date-time with its offset (such as `2026-11-01T00:00:00.000Z`); anything else is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                after?: components["parameters"]["SearchAfter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of matches, best match first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchThreadsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestSearch"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getThread: {
         parameters: {
             query?: never;
@@ -3287,6 +5933,236 @@ export interface operations {
             };
             400: components["responses"]["BadRequestInboxPath"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `thread_id` of a thread of this inbox (ids look like `thd_7Hq2mZ4kP9xR3vLc`), as returned by Send Message or found in a message or thread list. A thread that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example thd_7Hq2mZ4kP9xR3vLc
+                 */
+                thread_id: components["parameters"]["ThreadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread and its messages were deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestInboxPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `thread_id` of a thread of this inbox (ids look like `thd_7Hq2mZ4kP9xR3vLc`), as returned by Send Message or found in a message or thread list. A thread that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example thd_7Hq2mZ4kP9xR3vLc
+                 */
+                thread_id: components["parameters"]["ThreadId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateThreadRequest"];
+            };
+        };
+        responses: {
+            /** @description The thread with its labels now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadItem"];
+                };
+            };
+            400: components["responses"]["BadRequestUpdateMessage"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPodThreads: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only items that carry every one of these labels, such as `labels=received&labels=unread` (repeat the parameter for each label; at most 20, each 1 to 64 characters). A thread carries the labels of its messages. With no `labels`, every item is listed.
+                 * @example [
+                 *       "unread"
+                 *     ]
+                 */
+                labels?: components["parameters"]["Labels"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of threads, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListThreadsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPodThread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `thread_id` of a thread in any inbox of this API key's pod (ids look like `thd_7Hq2mZ4kP9xR3vLc`). A thread that does not exist, or that belongs to another API key, is a 404.
+                 * @example thd_7Hq2mZ4kP9xR3vLc
+                 */
+                thread_id: components["parameters"]["PodThreadId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The thread with its messages, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Thread"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getThreadAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `thread_id` of a thread of this inbox (ids look like `thd_7Hq2mZ4kP9xR3vLc`), as returned by Send Message or found in a message or thread list. A thread that does not exist in this inbox, or that belongs to another API key, is a 404.
+                 * @example thd_7Hq2mZ4kP9xR3vLc
+                 */
+                thread_id: components["parameters"]["ThreadId"];
+                /**
+                 * @description The `attachment_id` of one of the message's `attachments`. An id that the message does not have is a 404.
+                 * @example att_5Ng8Tb2wQx7Kd1Yr
+                 */
+                attachment_id: components["parameters"]["AttachmentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attachment's bytes, or (for a request asking for JSON) a signed link to them. */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment; filename=...`, the name quoted when it needs quoting, with `filename*=UTF-8''...` added for names that are not plain ASCII.
+                     * @example attachment; filename=invoice-2026-11.pdf
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                    "application/json": components["schemas"]["AttachmentDownload"];
+                };
+            };
+            400: components["responses"]["BadRequestInboxPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDownload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The signed token of a `download_url`, as Download an Attachment or Download a Message's Source answered it. A token that was changed, that the server did not sign, or whose time is up is a 404.
+                 * @example eyJ2IjoxfQ.c2lnbmF0dXJl
+                 */
+                token: components["parameters"]["DownloadToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes. */
+            200: {
+                headers: {
+                    /**
+                     * @description For an attachment, `attachment; filename=...` as Download an Attachment sends it.
+                     * @example attachment; filename=invoice-2026-11.pdf
+                     */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequestDownloadToken"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3456,6 +6332,44 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    editWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `webhook_id` of a webhook (ids look like `wh_9Kx3Lm7Qp2Rt5Vn8`), as returned by Create Webhook or List Webhooks. A webhook that does not exist, or that belongs to another API key, is a 404.
+                 * @example wh_9Kx3Lm7Qp2Rt5Vn8
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        /** @description The changes to make. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PatchWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook with its new settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequestWebhookPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ClientIdTaken"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -3579,6 +6493,39 @@ export interface operations {
             500: components["responses"]["InternalServerError"];
         };
     };
+    createDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The domain to create; AgentMail's other fields are accepted and ignored. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The domain name. */
+                    domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain, which the server already hosts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Domain"];
+                };
+            };
+            400: components["responses"]["DomainsManagedByOperator"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
     getDomain: {
         parameters: {
             query?: never;
@@ -3604,6 +6551,1052 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequestDomainPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDomainZoneFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+                 * @example pigeonhole.test
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The zone file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["BadRequestDomainPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    verifyDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The domain's id, which is its name (`pigeonhole.test`). A domain the server does not host is a 404.
+                 * @example pigeonhole.test
+                 */
+                domain_id: components["parameters"]["DomainId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain is hosted, and so verified. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestDomainPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listInboxEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description `true` lists oldest first; `false` (the default) newest first. A page token keeps the order it was issued for.
+                 * @example true
+                 */
+                ascending?: components["parameters"]["Ascending"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the inbox's events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListInboxEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestInboxList"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getInboxEventMetrics: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only these event types; all when left out. Repeat the parameter (`event_types=message.received&event_types=message.sent`) or give one JSON array (`event_types=["message.received"]`, as AgentMail's SDK sends it). An unknown type is a 400 `INVALID_VALUE`.
+                 * @example [
+                 *       "message.received"
+                 *     ]
+                 */
+                event_types?: components["parameters"]["MetricEventTypes"];
+                /**
+                 * @description Start of the range (ISO 8601 date-time, inclusive); 24 hours before `end` by default.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                start?: components["parameters"]["MetricStart"];
+                /**
+                 * @description End of the range (ISO 8601 date-time, exclusive); now by default. Before `start` is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                end?: components["parameters"]["MetricEnd"];
+                /**
+                 * @description Length of each period in seconds, counted from `start`; 3600 (an hour) by default. The range may hold at most 10,000 periods (400 `INVALID_VALUE` beyond).
+                 * @example 3600
+                 */
+                period?: components["parameters"]["MetricPeriod"];
+                /**
+                 * @description At most this many periods per event type, from 1 to 1,000; 1,000 by default.
+                 * @example 24
+                 */
+                limit?: components["parameters"]["MetricLimit"];
+                /**
+                 * @description `true` lists each type's periods newest first; oldest first by default.
+                 * @example false
+                 */
+                descending?: components["parameters"]["Descending"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts by event type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventMetrics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getEventMetrics: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only these event types; all when left out. Repeat the parameter (`event_types=message.received&event_types=message.sent`) or give one JSON array (`event_types=["message.received"]`, as AgentMail's SDK sends it). An unknown type is a 400 `INVALID_VALUE`.
+                 * @example [
+                 *       "message.received"
+                 *     ]
+                 */
+                event_types?: components["parameters"]["MetricEventTypes"];
+                /**
+                 * @description Start of the range (ISO 8601 date-time, inclusive); 24 hours before `end` by default.
+                 * @example 2026-11-22T00:00:00.000Z
+                 */
+                start?: components["parameters"]["MetricStart"];
+                /**
+                 * @description End of the range (ISO 8601 date-time, exclusive); now by default. Before `start` is a 400 `INVALID_VALUE`.
+                 * @example 2026-11-23T00:00:00.000Z
+                 */
+                end?: components["parameters"]["MetricEnd"];
+                /**
+                 * @description Length of each period in seconds, counted from `start`; 3600 (an hour) by default. The range may hold at most 10,000 periods (400 `INVALID_VALUE` beyond).
+                 * @example 3600
+                 */
+                period?: components["parameters"]["MetricPeriod"];
+                /**
+                 * @description At most this many periods per event type, from 1 to 1,000; 1,000 by default.
+                 * @example 24
+                 */
+                limit?: components["parameters"]["MetricLimit"];
+                /**
+                 * @description `true` lists each type's periods newest first; oldest first by default.
+                 * @example false
+                 */
+                descending?: components["parameters"]["Descending"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts by event type. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventMetrics"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the pod's keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An optional name for the key. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, shown once. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["ApiKeyLimitReached"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `api_key_id` of one of the pod's keys (`key_` and 16 hex digits). Another pod's key, or none, is a 404.
+                 * @example key_3f9a0c2e7b1d4a58
+                 */
+                api_key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `api_key_id` of one of the pod's keys (`key_` and 16 hex digits). Another pod's key, or none, is a 404.
+                 * @example key_3f9a0c2e7b1d4a58
+                 */
+                api_key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["KeyInUse"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getAuthIdentity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key's pod. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Identity"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listDrafts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only items that carry every one of these labels, such as `labels=received&labels=unread` (repeat the parameter for each label; at most 20, each 1 to 64 characters). A thread carries the labels of its messages. With no `labels`, every item is listed.
+                 * @example [
+                 *       "unread"
+                 *     ]
+                 */
+                labels?: components["parameters"]["Labels"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the inbox's drafts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDraftsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestInboxList"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDraftRequest"];
+            };
+        };
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            400: components["responses"]["BadRequestDraft"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            400: components["responses"]["BadRequestInboxPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft was deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestInboxPath"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    updateDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDraftRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            400: components["responses"]["BadRequestDraft"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    sendDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SendDraftRequest"];
+            };
+        };
+        responses: {
+            /** @description The draft was sent; these are the message's ids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendMessageResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestSendDraft"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listPodDrafts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+                /**
+                 * @description Only items that carry every one of these labels, such as `labels=received&labels=unread` (repeat the parameter for each label; at most 20, each 1 to 64 characters). A thread carries the labels of its messages. With no `labels`, every item is listed.
+                 * @example [
+                 *       "unread"
+                 *     ]
+                 */
+                labels?: components["parameters"]["Labels"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the API key's drafts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListDraftsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getPodDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `draft_id` returned by Create Draft or found in a draft list, such as `drf_3Kq8Zt1Vb6Xn2Lm4`. A draft that does not exist (or was sent or deleted), or that belongs to another API key, is a 404.
+                 * @example drf_3Kq8Zt1Vb6Xn2Lm4
+                 */
+                draft_id: components["parameters"]["DraftId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Draft"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list's entries, in ascending order of `entry`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListListEntriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+            };
+            cookie?: never;
+        };
+        /** @description The entry to add. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateListEntryRequest"];
+            };
+        };
+        responses: {
+            /** @description The entry added, or the entry the list already held (unchanged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEntry"];
+                };
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["ListLimitReached"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+                /**
+                 * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+                 * @example spam@example.com
+                 */
+                entry: components["parameters"]["ListEntry"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEntry"];
+                };
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+                /**
+                 * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+                 * @example spam@example.com
+                 */
+                entry: components["parameters"]["ListEntry"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry was removed. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    listInboxListEntries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size: the largest number of items to return, from 1 to 100, in decimal digits. Defaults to 20. Larger values are a 400 `validation_error` (`details.field` `limit`, `details.code` `INVALID_VALUE`), never silently capped; so is a value below 1, and a value that is not an integer in decimal digits (`2.5`, `1e2`) is `INVALID_TYPE`.
+                 * @example 20
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Opaque token of the page to fetch: the `next_page_token` of the previous response. Omit it for the first page. Tokens are stable: paging while new items arrive never repeats or skips an item (new items appear on a new first page). Send the token back unchanged together with the same `limit`; a token that the service did not issue is a 400 `validation_error` with `details.code` `INVALID_PAGE_TOKEN`; restart by omitting `page_token`.
+                 * @example eyJjIjoiMjAyNi0xMS0yMlQwOTozMDowMC4wMDBaIn0
+                 */
+                page_token?: components["parameters"]["PageToken"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list's entries, in ascending order of `entry`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListListEntriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    createInboxListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+            };
+            cookie?: never;
+        };
+        /** @description The entry to add. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateListEntryRequest"];
+            };
+        };
+        responses: {
+            /** @description The entry added, or the entry the list already held (unchanged). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEntry"];
+                };
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["ListLimitReached"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    getInboxListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+                /**
+                 * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+                 * @example spam@example.com
+                 */
+                entry: components["parameters"]["ListEntry"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEntry"];
+                };
+            };
+            400: components["responses"]["BadRequestListEntry"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalServerError"];
+        };
+    };
+    deleteInboxListEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The inbox address (its `inbox_id`), for example `support@pigeonhole.test`. URL-encode it in the path (`@` becomes `%40`; most HTTP clients do this for you). An inbox that does not exist, or that belongs to another API key, is a 404.
+                 * @example support@pigeonhole.test
+                 */
+                inbox_id: components["parameters"]["InboxId"];
+                /**
+                 * @description Which mail the list is about: `send` (the recipients an inbox sends to) or `receive` (the sender of mail an inbox gets). AgentMail's third direction, `reply`, is not offered: it is a 400 `INVALID_VALUE`.
+                 * @example receive
+                 */
+                direction: components["parameters"]["ListDirection"];
+                /**
+                 * @description The kind of list: `block` (the entries are refused) or `allow` (when it has entries, only they are admitted).
+                 * @example block
+                 */
+                type: components["parameters"]["ListType"];
+                /**
+                 * @description The entry: an e-mail address (`spam@example.com`) or a domain (`example.com`), compared without regard to case. URL-encode it in the path (`@` becomes `%40`). An entry the list does not hold, or a list of an inbox of another API key, is a 404.
+                 * @example spam@example.com
+                 */
+                entry: components["parameters"]["ListEntry"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry was removed. No body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequestListEntry"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];

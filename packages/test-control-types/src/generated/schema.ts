@@ -1006,7 +1006,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request is invalid: malformed JSON, a missing or unknown field, a wrong type, a value out of range or not in its enum, or an invalid address. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        /** @description The request is invalid: `ms` is missing, not an integer or outside 1 to 34,560,000,000 (400 days), the body has another field, or it is not JSON. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestClockAdvance: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The fault is invalid: malformed JSON, a missing or unknown field, a wrong type, a value out of range or not in its enum, or an invalid address. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1024,6 +1033,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description A query value is invalid: `timeout_ms` outside 0 to 60,000, `since` not an ISO 8601 date-time, or another filter out of its range. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestWait: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description Nothing matched within `timeout_ms`. `error.type` is `not_found_error`, `details.code` `WAIT_TIMED_OUT`, `details.field` null. Check the filters, or wait again. */
         WaitTimedOut: {
             headers: {
@@ -1033,8 +1051,26 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request is invalid: `inbox_id` is missing or not an e-mail address. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestExtract: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The inbox `inbox_id` holds no message with this `message_id` (or there is no such inbox). `error.type` is `not_found_error`, `details.code` `NOT_FOUND`, `details.field` `message_id` (or `inbox_id`). */
         MessageNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: `api_key` is not a string, the body has another field, or it is not JSON. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestReset: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1115,10 +1151,14 @@ export type ResetRequest = components['schemas']['ResetRequest'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseInternalServerError = components['responses']['InternalServerError'];
 export type ResponseClockBadRequest = components['responses']['ClockBadRequest'];
+export type ResponseBadRequestClockAdvance = components['responses']['BadRequestClockAdvance'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseFaultNotFound = components['responses']['FaultNotFound'];
+export type ResponseBadRequestWait = components['responses']['BadRequestWait'];
 export type ResponseWaitTimedOut = components['responses']['WaitTimedOut'];
+export type ResponseBadRequestExtract = components['responses']['BadRequestExtract'];
 export type ResponseMessageNotFound = components['responses']['MessageNotFound'];
+export type ResponseBadRequestReset = components['responses']['BadRequestReset'];
 export type ParameterFaultId = components['parameters']['FaultId'];
 export type ParameterSince = components['parameters']['Since'];
 export type ParameterTimeoutMs = components['parameters']['TimeoutMs'];
@@ -1198,7 +1238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Clock"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestClockAdvance"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1390,7 +1430,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaitForMessageResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestWait"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WaitTimedOut"];
             500: components["responses"]["InternalServerError"];
@@ -1445,7 +1485,7 @@ export interface operations {
                     "application/json": components["schemas"]["WaitForWebhookDeliveryResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestWait"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["WaitTimedOut"];
             500: components["responses"]["InternalServerError"];
@@ -1481,7 +1521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ExtractFromMessageResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestExtract"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["MessageNotFound"];
             500: components["responses"]["InternalServerError"];
@@ -1508,7 +1548,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestReset"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalServerError"];
         };

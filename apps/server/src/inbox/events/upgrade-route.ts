@@ -10,6 +10,9 @@ import type { AcceptedUpgrade, EventStream } from "./event-stream.ts";
 /** The path of the live event stream. */
 export const EVENT_STREAM_PATH = "/v0/ws";
 
+/** The same stream where AgentMail's SDK opens it (`websockets.connect()`): the upgrade on the API's root. */
+export const AGENTMAIL_EVENT_STREAM_PATH = "/v0";
+
 /** Seconds a client refused for holding too many connections is told to wait (`Retry-After`). */
 const CONNECTION_RETRY_AFTER_SECONDS = 5;
 

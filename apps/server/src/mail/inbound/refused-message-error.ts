@@ -3,7 +3,9 @@ export type MessageRefusalReason =
   | "message_too_big"
   | "header_section_too_big"
   | "header_line_too_long"
-  | "mime_limits";
+  | "mime_limits"
+  /** Every recipient inbox's receive lists refuse the sender. */
+  | "sender_refused";
 
 /**
  * A message refused for what it is (too big, a header past its bound, too many parts), not for a failure here: the

@@ -1,10 +1,11 @@
+import { sql } from "kysely";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery, preparedVariants } from "../prepared-query.ts";
 import type { VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 
-export type PostSort = "hot" | "new";
+export type PostSort = "hot" | "new" | "top" | "rising";
 
 export interface NewPost {
   postId: string;
@@ -28,6 +29,8 @@ export interface NewComment {
 
 export interface NewCommunity {
   communityId: string;
+  /** The agent creating it, which owns it. */
+  ownerId: string;
   name: string;
   displayName: string;
   description: string | null;
@@ -50,6 +53,8 @@ export interface PostRow {
   community_name: string | null;
   community_display_name: string | null;
   my_vote: VoteDirectionValue | null;
+  /** When an owner or moderator pinned it to its community; null when not pinned. */
+  pinned_at: string | null;
 }
 
 /** A comment with its author's name; `deleted_at` is set once its author deleted it. */
@@ -62,6 +67,10 @@ export interface CommentRow {
   author_id: string;
   author_name: string | null;
   deleted_at: string | null;
+  upvotes: number;
+  downvotes: number;
+  /** 0 at top level, the parent's depth plus 1 for a reply. */
+  depth: number;
 }
 
 export interface CommunityRow {
@@ -70,6 +79,8 @@ export interface CommunityRow {
   display_name: string;
   description: string | null;
   created_at: string;
+  /** The agents subscribed to it, counted as it is read (absent on a community just created: none). */
+  subscriber_count?: number;
 }
 
 export interface AgentRow {
@@ -81,8 +92,12 @@ export interface AgentRow {
 
 export interface PostListing {
   sort: PostSort;
-  /** Only posts of the community with this name (none when there is no such community). */
+  /** Only posts of the community with this name (none when there is no such community), its pinned ones first. */
   communityName: string | null;
+  /** `top` and `rising`: only posts created at or after this time (ISO 8601); absent or null for all. */
+  createdSince?: string | null;
+  /** `rising`: the time its ages are counted to, in Unix milliseconds (the request's). */
+  nowMs?: number;
   limit: number;
   offset: number;
 }
@@ -161,7 +176,7 @@ export interface ForumStore {
 }
 
 /** Posts with their author's name, their community, and the viewer's vote. */
-const selectPosts = (db: ServerDatabase, viewerId: string) =>
+export const selectPosts = (db: ServerDatabase, viewerId: string) =>
   db
     .selectFrom("forum_posts as p")
     .leftJoin("forum_agents as a", "a.agent_id", "p.author_id")
@@ -182,6 +197,7 @@ const selectPosts = (db: ServerDatabase, viewerId: string) =>
       "c.name as community_name",
       "c.display_name as community_display_name",
       "v.direction as my_vote",
+      "p.pinned_at",
     ]);
 
 /** Comments with their author's name. */
@@ -198,9 +214,16 @@ const selectComments = (db: ServerDatabase) =>
       "m.author_id",
       "a.name as author_name",
       "m.deleted_at",
+      "m.upvotes",
+      "m.downvotes",
+      "m.depth",
     ]);
 
 const communityColumns = ["community_id", "name", "display_name", "description", "created_at"] as const;
+
+/** The agents subscribed to each community read, counted in the same statement. */
+const subscriberCount = sql<number>`(select cast(count(*) as integer) from forum_subscriptions s
+  where s.community_id = forum_communities.community_id)`.as("subscriber_count");
 
 type PostPageParams = { viewerId: string; communityName: string; limit: number; offset: number };
 
@@ -209,11 +232,11 @@ const forumQueries = perDialect((dialect) => ({
   postById: new PreparedQuery((db, p: { postId: string; viewerId: string }) =>
     selectPosts(db, p.viewerId).where("p.post_id", "=", p.postId),
   ),
-  postPage: preparedVariants((shape: `${PostSort}:${"all" | "community"}`) => {
+  postPage: preparedVariants((shape: `${"hot" | "new"}:${"all" | "community"}`) => {
     const [sort, scope] = shape.split(":");
     return new PreparedQuery((db, p: PostPageParams) => {
       const all = selectPosts(db, p.viewerId);
-      return (scope === "community" ? all.where("c.name", "=", p.communityName) : all)
+      return (scope === "community" ? pinnedFirst(all.where("c.name", "=", p.communityName)) : all)
         .orderBy(sort === "hot" ? "p.hot_rank" : "p.created_at", "desc")
         .orderBy("p.post_id", "asc")
         .limit(dialect.rowCount(p.limit))
@@ -226,12 +249,13 @@ const forumQueries = perDialect((dialect) => ({
   commentOnPost: new PreparedQuery((db, p: { postId: string; commentId: string }) =>
     db
       .selectFrom("forum_comments")
-      .select("comment_id")
+      .select(["comment_id", "depth"])
       .where("comment_id", "=", p.commentId)
       .where("post_id", "=", p.postId),
   ),
-  insertComment: new PreparedQuery((db, p: NewComment) =>
+  insertComment: new PreparedQuery((db, p: NewComment & { depth: number }) =>
     db.insertInto("forum_comments").values({
+      depth: p.depth,
       comment_id: p.commentId,
       post_id: p.postId,
       parent_id: p.parentId,
@@ -302,6 +326,42 @@ const forumQueries = perDialect((dialect) => ({
   ),
 }));
 
+/** A community's pinned posts first, most recently pinned first; the list's own order follows. */
+const pinnedFirst = <Query extends ReturnType<typeof selectPosts>>(query: Query) =>
+  query.orderBy(sql`case when p.pinned_at is null then 1 else 0 end`).orderBy("p.pinned_at", "desc") as Query;
+
+/**
+ * `top` (highest score in a window, newer first) and `rising` (score + 1 over (age in hours + 2)^1.5, the posts of
+ * a recent window), which depend on the time of the request and so are not prepared. A community's pinned posts
+ * are listed first whatever their age.
+ */
+function listRankedPosts(db: ServerDatabase, dialect: SqlDialect, listing: PostListing, viewerId: string) {
+  let query = selectPosts(db, viewerId);
+  const since = listing.createdSince ?? null;
+  const nowMs = listing.nowMs ?? 0;
+  if (listing.communityName !== null) {
+    query = pinnedFirst(query.where("c.name", "=", listing.communityName));
+    if (since !== null) {
+      query = query.where((eb) => eb.or([eb("p.created_at", ">=", since), eb("p.pinned_at", "is not", null)]));
+    }
+  } else if (since !== null) {
+    query = query.where("p.created_at", ">=", since);
+  }
+  const ordered =
+    listing.sort === "top"
+      ? query.orderBy(sql`p.upvotes - p.downvotes`, "desc").orderBy("p.created_at", "desc")
+      : query.orderBy(
+          sql`(p.upvotes - p.downvotes + 1) / power(
+            (case when p.created_at_ms > ${nowMs} then 0 else ${nowMs} - p.created_at_ms end) / 3600000.0 + 2, 1.5)`,
+          "desc",
+        );
+  return ordered
+    .orderBy("p.post_id", "asc")
+    .limit(dialect.rowCount(listing.limit))
+    .offset(dialect.rowCount(listing.offset))
+    .execute();
+}
+
 /** What a deleted comment shows in place of its text. */
 export const DELETED_COMMENT = "[deleted]";
 
@@ -365,6 +425,7 @@ export class SqlForumStore implements ForumStore {
     return this.#db
       .selectFrom("forum_communities")
       .select(communityColumns)
+      .select(subscriberCount)
       .orderBy("created_at", "asc")
       .orderBy("community_id", "asc")
       .limit(this.#dialect.rowCount(limit))
@@ -381,6 +442,7 @@ export class SqlForumStore implements ForumStore {
         display_name: community.displayName,
         description: community.description,
         created_at: community.createdAt,
+        owner_id: community.ownerId,
       })
       .onConflict((oc) => oc.doNothing())
       .returning(communityColumns)
@@ -392,6 +454,7 @@ export class SqlForumStore implements ForumStore {
     const row = await this.#db
       .selectFrom("forum_communities")
       .select(communityColumns)
+      .select(subscriberCount)
       .where("name", "=", name)
       .executeTakeFirst();
     return row ?? null;
@@ -401,6 +464,7 @@ export class SqlForumStore implements ForumStore {
     const row = await this.#db
       .selectFrom("forum_communities")
       .select(communityColumns)
+      .select(subscriberCount)
       .where("community_id", "=", communityId)
       .executeTakeFirst();
     return row ?? null;
@@ -422,6 +486,7 @@ export class SqlForumStore implements ForumStore {
           comment_count: 0,
           hot_rank: post.hotRank,
           created_at: post.createdAt,
+          created_at_ms: Date.parse(post.createdAt),
         })
         .execute();
       return selectPosts(trx, post.authorId).where("p.post_id", "=", post.postId).executeTakeFirstOrThrow();
@@ -433,6 +498,9 @@ export class SqlForumStore implements ForumStore {
   }
 
   listPosts(listing: PostListing, viewerId: string): Promise<PostRow[]> {
+    if (listing.sort === "top" || listing.sort === "rising") {
+      return listRankedPosts(this.#db, this.#dialect, listing, viewerId);
+    }
     const scope = listing.communityName === null ? "all" : "community";
     return this.#q.postPage(`${listing.sort}:${scope}`).rows(this.#db, {
       viewerId,
@@ -454,6 +522,10 @@ export class SqlForumStore implements ForumStore {
         return "forbidden";
       }
       await trx.deleteFrom("forum_votes").where("post_id", "=", postId).execute();
+      await trx
+        .deleteFrom("comment_votes")
+        .where("comment_id", "in", trx.selectFrom("forum_comments").select("comment_id").where("post_id", "=", postId))
+        .execute();
       await trx.deleteFrom("forum_comments").where("post_id", "=", postId).execute();
       await trx.deleteFrom("forum_posts").where("post_id", "=", postId).execute();
       return "deleted";
@@ -466,13 +538,14 @@ export class SqlForumStore implements ForumStore {
       if (!(await q.postExists.first(trx, { postId: comment.postId }))) {
         return { missing: "post" as const };
       }
-      if (
-        comment.parentId !== null &&
-        !(await q.commentOnPost.first(trx, { postId: comment.postId, commentId: comment.parentId }))
-      ) {
+      const parent =
+        comment.parentId === null
+          ? null
+          : await q.commentOnPost.first(trx, { postId: comment.postId, commentId: comment.parentId });
+      if (comment.parentId !== null && !parent) {
         return { missing: "parent" as const };
       }
-      await q.insertComment.execute(trx, comment);
+      await q.insertComment.execute(trx, { ...comment, depth: parent ? parent.depth + 1 : 0 });
       await q.countComment.execute(trx, { postId: comment.postId, delta: 1 });
       const created = await q.commentById.first(trx, { commentId: comment.commentId });
       if (!created) {

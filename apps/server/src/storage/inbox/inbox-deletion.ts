@@ -4,8 +4,9 @@ import type { SqlDialect } from "../sql-dialect.ts";
 
 /**
  * Deletes an inbox of a pod with everything that is only its own, in one transaction: its messages and threads, their
- * attachments and sources, the webhook deliveries of its events and the events themselves, its recipients' delivery rows (and so its queued outbound mail), and its address
- * in the pod's webhook filters (a webhook left with an empty list matches no inbox, never every inbox). False when
+ * attachments and sources, the webhook deliveries of its events and the events themselves, its recipients' delivery
+ * rows (and so its queued outbound mail), its drafts, its allow and block lists, and its address in the pod's webhook
+ * filters (a webhook left with an empty list matches no inbox, never every inbox). False when
  * the pod has no such inbox.
  */
 export async function deleteInbox(
@@ -26,6 +27,12 @@ export async function deleteInbox(
   await trx.deleteFrom("events").where("inbox_id", "=", inboxId).execute();
   // Mail still queued for the relay goes with the inbox: nothing is sent from an inbox that no longer exists.
   await trx.deleteFrom("recipient_deliveries").where("inbox_id", "=", inboxId).execute();
+  // Its drafts too: a scheduled one would otherwise be sent from an address that no longer exists.
+  const drafts = trx.selectFrom("drafts").select("draft_id").where("inbox_id", "=", inboxId);
+  await trx.deleteFrom("draft_attachments").where("draft_id", "in", drafts).execute();
+  await trx.deleteFrom("drafts").where("inbox_id", "=", inboxId).execute();
+  // And its allow and block lists, which an inbox made later at the same address must not inherit.
+  await trx.deleteFrom("address_list_entries").where("pod_id", "=", podId).where("inbox_id", "=", inboxId).execute();
 
   const webhooks = await dialect
     .lockRows(

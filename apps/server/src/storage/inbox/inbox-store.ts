@@ -6,12 +6,15 @@ import type { InboxRow, MessageRow, ThreadRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 import { deleteInbox } from "./inbox-deletion.ts";
+import { type InboxSettings, updateInbox } from "./inbox-update.ts";
 import { relabelMessage } from "./message-labels.ts";
+import { deleteMessageCopies, deleteThread } from "./message-removal.ts";
 import type { MessageSearch } from "./message-search.ts";
 import { findNewestMessage } from "./message-search.ts";
 import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
 import { recipientDeliveriesOf } from "./recipient-deliveries.ts";
+import { relabelThread } from "./thread-labels.ts";
 
 export interface NewInbox {
   inboxId: string;
@@ -67,12 +70,49 @@ export interface InboxStore {
   ): Promise<MessageWithAttachments | null>;
   /** See deleteInbox in inbox-deletion.ts. */
   deleteInbox(podId: string, inboxId: string, at: string): Promise<boolean>;
+  /** See updateInbox in inbox-update.ts. */
+  updateInbox(
+    podId: string,
+    inboxId: string,
+    change: (current: InboxRow) => InboxSettings,
+    at: string,
+  ): Promise<InboxRow | null>;
   listThreads(inboxId: string, page: PageRequest): Promise<Positioned<ThreadRow>[]>;
   /** A thread of the inbox with all its messages, oldest first. */
   findThread(
     inboxId: string,
     threadId: string,
   ): Promise<{ thread: ThreadRow; messages: MessageWithAttachments[] } | null>;
+  /** The inbox's copies of these messages that it holds, in the order asked (each once). */
+  findMessages(inboxId: string, messageIds: readonly string[]): Promise<MessageWithAttachments[]>;
+  /** Relabels the inbox's copies of these messages in one transaction (see relabelMessage); those found, in order. */
+  relabelMessages(
+    inboxId: string,
+    messageIds: readonly string[],
+    relabel: (labels: string[]) => string[],
+    at: string,
+  ): Promise<MessageRow[]>;
+  /** See deleteMessageCopies in message-removal.ts; false when the inbox has no such message. */
+  deleteMessage(inboxId: string, messageId: string, at: string): Promise<boolean>;
+  /** See relabelThread in thread-labels.ts. */
+  relabelThread(
+    inboxId: string,
+    threadId: string,
+    relabel: (labels: string[]) => string[],
+    at: string,
+  ): Promise<ThreadRow | null>;
+  /** See deleteThread in message-removal.ts. */
+  deleteThread(inboxId: string, threadId: string, at: string): Promise<boolean>;
+  /** The threads of every inbox of a pod, newest first. */
+  listPodThreads(podId: string, page: PageRequest): Promise<Positioned<ThreadRow>[]>;
+  /** The inbox of the pod that holds a thread; null when none of the pod's does. */
+  findInboxOfThread(podId: string, threadId: string): Promise<string | null>;
+  /** An attachment of any message of a thread of the inbox, with its bytes and the message it belongs to. */
+  findThreadAttachment(
+    inboxId: string,
+    threadId: string,
+    attachmentId: string,
+  ): Promise<(AttachmentContent & { message_id: string }) | null>;
 }
 
 /** The inbox's frequent queries, prepared once per dialect (see prepared-query.ts). */
@@ -89,6 +129,15 @@ const inboxQueries = perDialect((dialect) => ({
   threadPage: newestFirst(
     dialect,
     (db, inboxId) => db.selectFrom("threads").selectAll().where("inbox_id", "=", inboxId),
+    { labelsColumn: "labels" },
+  ),
+  podThreadPage: newestFirst(
+    dialect,
+    (db, podId) =>
+      db
+        .selectFrom("threads")
+        .selectAll()
+        .where("inbox_id", "in", db.selectFrom("inboxes").select("inbox_id").where("pod_id", "=", podId)),
     { labelsColumn: "labels" },
   ),
   attachmentOfInbox: new PreparedQuery((db, p: { inboxId: string; messageId: string; attachmentId: string }) =>
@@ -228,6 +277,12 @@ export class SqlInboxStore implements InboxStore {
     return retryingTransaction(this.#db, this.#dialect, (trx) => deleteInbox(trx, this.#dialect, podId, inboxId, at));
   }
 
+  updateInbox(podId: string, inboxId: string, change: (current: InboxRow) => InboxSettings, at: string) {
+    return retryingTransaction(this.#db, this.#dialect, (trx) =>
+      updateInbox(trx, this.#dialect, podId, inboxId, change, at),
+    );
+  }
+
   async findThread(inboxId: string, threadId: string) {
     const thread = await this.#db
       .selectFrom("threads")
@@ -257,6 +312,92 @@ export class SqlInboxStore implements InboxStore {
         deliveries: deliveries.get(message.message_id) ?? [],
       })),
     };
+  }
+
+  async findMessages(inboxId: string, messageIds: readonly string[]) {
+    const wanted = [...new Set(messageIds)];
+    if (wanted.length === 0) {
+      return [];
+    }
+    const rows = await this.#db
+      .selectFrom("messages")
+      .selectAll()
+      .where("inbox_id", "=", inboxId)
+      .where(this.#dialect.inList("message_id", this.#dialect.listParam(wanted)))
+      .execute();
+    const byId = new Map(rows.map((row) => [row.message_id, row]));
+    const found = wanted.flatMap((id) => byId.get(id) ?? []);
+    const ids = found.map((row) => row.message_id);
+    const attachments = await this.#attachmentsOf(inboxId, ids);
+    const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, ids);
+    return found.map((message) => ({
+      message,
+      attachments: attachments.get(message.message_id) ?? [],
+      deliveries: deliveries.get(message.message_id) ?? [],
+    }));
+  }
+
+  relabelMessages(inboxId: string, messageIds: readonly string[], relabel: (labels: string[]) => string[], at: string) {
+    return retryingTransaction(this.#db, this.#dialect, async (trx) => {
+      const updated: MessageRow[] = [];
+      for (const messageId of new Set(messageIds)) {
+        const message = await relabelMessage(trx, this.#dialect, inboxId, messageId, relabel, at);
+        if (message) {
+          updated.push(message);
+        }
+      }
+      return updated;
+    });
+  }
+
+  async deleteMessage(inboxId: string, messageId: string, at: string) {
+    const deleted = await retryingTransaction(this.#db, this.#dialect, (trx) =>
+      deleteMessageCopies(trx, this.#dialect, inboxId, [messageId], at),
+    );
+    return deleted.length > 0;
+  }
+
+  relabelThread(inboxId: string, threadId: string, relabel: (labels: string[]) => string[], at: string) {
+    return retryingTransaction(this.#db, this.#dialect, (trx) =>
+      relabelThread(trx, this.#dialect, inboxId, threadId, relabel, at),
+    );
+  }
+
+  deleteThread(inboxId: string, threadId: string, at: string) {
+    return retryingTransaction(this.#db, this.#dialect, (trx) =>
+      deleteThread(trx, this.#dialect, inboxId, threadId, at),
+    );
+  }
+
+  listPodThreads(podId: string, page: PageRequest) {
+    return this.#q.podThreadPage(this.#db, podId, page);
+  }
+
+  async findInboxOfThread(podId: string, threadId: string) {
+    const row = await this.#db
+      .selectFrom("threads")
+      .innerJoin("inboxes", "inboxes.inbox_id", "threads.inbox_id")
+      .select("threads.inbox_id")
+      .where("inboxes.pod_id", "=", podId)
+      .where("threads.thread_id", "=", threadId)
+      .executeTakeFirst();
+    return row?.inbox_id ?? null;
+  }
+
+  async findThreadAttachment(inboxId: string, threadId: string, attachmentId: string) {
+    const row = await this.#db
+      .selectFrom("attachments")
+      .innerJoin("messages", (join) =>
+        join
+          .onRef("messages.inbox_id", "=", "attachments.inbox_id")
+          .onRef("messages.message_id", "=", "attachments.message_id"),
+      )
+      .select(["attachments.message_id", "attachments.filename", "attachments.content_type", "attachments.content"])
+      .where("attachments.inbox_id", "=", inboxId)
+      .where("messages.thread_id", "=", threadId)
+      .where("attachments.attachment_id", "=", attachmentId)
+      .executeTakeFirst();
+    return row ?? null;
   }
 
   async #withDetails(inboxId: string, message: MessageRow): Promise<MessageWithAttachments> {

@@ -18,11 +18,31 @@ export interface KeyRecord {
 /** How a key is registered: as a development key (removed when a server starts without them) or not. */
 export interface KeyRegistration {
   dev: boolean;
+  /** The name the key is listed under (keys created over the API). */
+  name?: string | null;
+  /** The visible start of the key, listed so that its holder recognises it. */
+  prefix?: string | null;
+}
+
+/** An inbox key as its own pod sees it over the API: never the key, nor its hash. */
+export interface PodKeyRecord {
+  keyId: string;
+  podId: string;
+  name: string | null;
+  prefix: string | null;
+  createdAt: string;
+}
+
+/** Where a list of a pod's keys stands: the last key listed, newest first by `(created_at, key_id)`. */
+export interface PodKeyPosition {
+  createdAt: string;
+  keyId: string;
 }
 
 /** API keys by the SHA-256 of the key: the keys themselves are never stored. */
 export interface KeyStore {
-  findInboxKey(keyHash: string): Promise<{ podId: string } | null>;
+  /** The pod a key opens, and the key's id. */
+  findInboxKey(keyHash: string): Promise<{ podId: string; keyId: string } | null>;
   findForumKey(keyHash: string): Promise<{ agentId: string; agentName: string } | null>;
   /**
    * Registers an Inbox API key for pod `podId` (a new pod, or one that has keys already); a hash already registered
@@ -33,7 +53,7 @@ export interface KeyStore {
     podId: string,
     at: string,
     registration?: KeyRegistration,
-  ): Promise<{ podId: string }>;
+  ): Promise<{ podId: string; keyId: string }>;
   /** Whether a pod exists: a key opens it, or it holds inboxes (its keys may all have been revoked). */
   podExists(podId: string): Promise<boolean>;
   /**
@@ -55,6 +75,14 @@ export interface KeyStore {
   revokeKey(match: { keyId: string } | { keyHash: string }): Promise<KeyRecord | null>;
   /** Revokes every development key of both services; answers how many there were. */
   revokeDevKeys(): Promise<number>;
+  /** Up to `limit` of one pod's inbox keys, newest first, after `after`. */
+  listPodKeys(podId: string, limit: number, after?: PodKeyPosition): Promise<PodKeyRecord[]>;
+  /** One of the pod's inbox keys by its id; null for another pod's key or none. */
+  findPodKey(podId: string, keyId: string): Promise<PodKeyRecord | null>;
+  /** How many inbox keys the pod has. */
+  countPodKeys(podId: string): Promise<number>;
+  /** Deletes one of the pod's inbox keys by its id; answers it, or null for another pod's key or none. */
+  deletePodKey(podId: string, keyId: string): Promise<PodKeyRecord | null>;
 }
 
 const NOT_DEV: KeyRegistration = { dev: false };
@@ -62,7 +90,7 @@ const NOT_DEV: KeyRegistration = { dev: false };
 // The lookups of a key not seen in the last second (see known-keys.ts), prepared once: built and compiled by Kysely
 // on every call, such a lookup costs more than SQLite takes to run it.
 const inboxKeyByHash = new PreparedQuery((db, p: { keyHash: string }) =>
-  db.selectFrom("inbox_api_keys").select("pod_id").where("key_hash", "=", p.keyHash),
+  db.selectFrom("inbox_api_keys").select(["pod_id", "key_id"]).where("key_hash", "=", p.keyHash),
 );
 const forumKeyByHash = new PreparedQuery((db, p: { keyHash: string }) =>
   db.selectFrom("forum_agents").select(["agent_id", "name"]).where("key_hash", "=", p.keyHash),
@@ -77,7 +105,7 @@ export class SqlKeyStore implements KeyStore {
 
   async findInboxKey(keyHash: string) {
     const row = await inboxKeyByHash.first(this.#db, { keyHash });
-    return row ? { podId: row.pod_id } : null;
+    return row ? { podId: row.pod_id, keyId: row.key_id } : null;
   }
 
   async findForumKey(keyHash: string) {
@@ -95,6 +123,8 @@ export class SqlKeyStore implements KeyStore {
         pod_id: podId,
         created_at: at,
         dev_key: registration.dev ? 1 : 0,
+        name: registration.name ?? null,
+        prefix: registration.prefix ?? null,
       })
       .onConflict((oc) => oc.column("key_hash").doNothing())
       .execute();
@@ -207,7 +237,66 @@ export class SqlKeyStore implements KeyStore {
       .executeTakeFirst();
     return Number(inbox.numDeletedRows) + Number(forum.numUpdatedRows);
   }
+
+  async listPodKeys(podId: string, limit: number, after?: PodKeyPosition) {
+    let query = this.#db.selectFrom("inbox_api_keys").select(POD_KEY_COLUMNS).where("pod_id", "=", podId);
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb("created_at", "<", after.createdAt),
+          eb.and([eb("created_at", "=", after.createdAt), eb("key_id", "<", after.keyId)]),
+        ]),
+      );
+    }
+    const rows = await query.orderBy("created_at", "desc").orderBy("key_id", "desc").limit(limit).execute();
+    return rows.map(podKeyRecord);
+  }
+
+  async findPodKey(podId: string, keyId: string) {
+    const row = await this.#db
+      .selectFrom("inbox_api_keys")
+      .select(POD_KEY_COLUMNS)
+      .where("pod_id", "=", podId)
+      .where("key_id", "=", keyId)
+      .executeTakeFirst();
+    return row ? podKeyRecord(row) : null;
+  }
+
+  async countPodKeys(podId: string) {
+    const row = await this.#db
+      .selectFrom("inbox_api_keys")
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as("count"))
+      .where("pod_id", "=", podId)
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
+  async deletePodKey(podId: string, keyId: string) {
+    const row = await this.#db
+      .deleteFrom("inbox_api_keys")
+      .where("pod_id", "=", podId)
+      .where("key_id", "=", keyId)
+      .returning(POD_KEY_COLUMNS)
+      .executeTakeFirst();
+    return row ? podKeyRecord(row) : null;
+  }
 }
+
+const POD_KEY_COLUMNS = ["key_id", "pod_id", "name", "prefix", "created_at"] as const;
+
+const podKeyRecord = (row: {
+  key_id: string;
+  pod_id: string;
+  name: string | null;
+  prefix: string | null;
+  created_at: string;
+}): PodKeyRecord => ({
+  keyId: row.key_id,
+  podId: row.pod_id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+});
 
 const inboxRecord = (row: { key_id: string; pod_id: string; created_at: string; dev_key: number }): KeyRecord => ({
   keyId: row.key_id,

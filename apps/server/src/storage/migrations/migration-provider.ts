@@ -9,6 +9,12 @@ import { sourceBcc } from "./0007-source-bcc.ts";
 import { deliveryAttempts } from "./0008-delivery-attempts.ts";
 import { ownedCopies } from "./0009-owned-copies.ts";
 import { keyRecords } from "./0010-key-records.ts";
+import { messageSearch } from "./0011-message-search.ts";
+import { drafts } from "./0013-drafts.ts";
+import { addressLists } from "./0014-address-lists.ts";
+import { keyNamesInboxMetadata } from "./0015-key-names-inbox-metadata.ts";
+import { threadedComments } from "./0016-threaded-comments.ts";
+import { forumSocial } from "./0017-forum-social.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -24,5 +30,11 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0008_delivery_attempts": deliveryAttempts(types),
     "0009_owned_copies": ownedCopies(types),
     "0010_key_records": keyRecords(types),
+    "0013_drafts": drafts(types),
+    "0011_message_search": messageSearch(types),
+    "0015_key_names_inbox_metadata": keyNamesInboxMetadata(types),
+    "0014_address_lists": addressLists(types),
+    "0016_threaded_comments": threadedComments(types),
+    "0017_forum_social": forumSocial(types),
   }),
 });

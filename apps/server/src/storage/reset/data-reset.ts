@@ -12,7 +12,7 @@ export type RankOf = (upvotes: number, downvotes: number, createdAtMs: number) =
  * rate-limit counts are forgotten through the window counter (see rate-limit-windows.ts), which may keep them in memory.
  */
 export interface DataReset {
-  /** Everything of one inbox pod: inboxes, messages, threads, webhooks and their deliveries, events, idempotency records, send counts and its recipients' delivery rows. */
+  /** Everything of one inbox pod: inboxes, messages, threads, webhooks and their deliveries, events, idempotency records, send counts, its recipients' delivery rows, its drafts and its allow and block lists. */
   wipeInboxPod(podId: string): Promise<void>;
   /** Everything of one forum agent: its posts (with their comments and votes), its comments and votes elsewhere, its idempotency records. */
   wipeForumAgent(agentId: string, rankOf: RankOf, at: string): Promise<void>;
@@ -41,8 +41,12 @@ export class SqlDataReset implements DataReset {
       // The pod's event positions stay: a stream resuming from an old position still sees later events as new.
       await trx.deleteFrom("events").where("pod_id", "=", podId).execute();
       await trx.deleteFrom("recipient_deliveries").where("pod_id", "=", podId).execute();
+      const podDrafts = trx.selectFrom("drafts").select("draft_id").where("pod_id", "=", podId);
+      await trx.deleteFrom("draft_attachments").where("draft_id", "in", podDrafts).execute();
+      await trx.deleteFrom("drafts").where("pod_id", "=", podId).execute();
       await trx.deleteFrom("idempotency_keys").where("pod_id", "=", podId).execute();
       await trx.deleteFrom("send_counts").where("pod_id", "=", podId).execute();
+      await trx.deleteFrom("address_list_entries").where("pod_id", "=", podId).execute();
       await trx.deleteFrom("inboxes").where("pod_id", "=", podId).execute();
     });
   }
@@ -105,6 +109,8 @@ export class SqlDataReset implements DataReset {
         }
       }
       await trx.deleteFrom("forum_idempotency_keys").where("agent_id", "=", agentId).execute();
+      await trx.deleteFrom("forum_follows").where("follower_id", "=", agentId).execute();
+      await trx.deleteFrom("forum_subscriptions").where("agent_id", "=", agentId).execute();
     });
   }
 
@@ -116,19 +122,31 @@ export class SqlDataReset implements DataReset {
         "webhooks",
         "events",
         "recipient_deliveries",
+        "draft_attachments",
+        "drafts",
         "attachments",
         "message_sources",
         "messages",
         "threads",
         "idempotency_keys",
         "send_counts",
+        "address_list_entries",
         "inboxes",
       ] as const) {
         await trx.deleteFrom(table).execute();
       }
     });
     await retryingTransaction(this.#db, this.#dialect, async (trx) => {
-      for (const table of ["forum_votes", "forum_comments", "forum_posts", "forum_idempotency_keys"] as const) {
+      for (const table of [
+        "forum_votes",
+        "comment_votes",
+        "forum_comments",
+        "forum_community_moderators",
+        "forum_posts",
+        "forum_idempotency_keys",
+        "forum_follows",
+        "forum_subscriptions",
+      ] as const) {
         await trx.deleteFrom(table).execute();
       }
       await trx.deleteFrom("forum_communities").where("community_id", "<>", DEFAULT_COMMUNITY.id).execute();

@@ -1,5 +1,6 @@
 import type { DatabaseSync, SQLInputValue, SQLOutputValue, StatementSync } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
+import { HTML_TEXT_FUNCTION, htmlText } from "../inbox/search-text.ts";
 import type { StatementRunner } from "../prepared-query.ts";
 
 type Row = Record<string, SQLOutputValue>;
@@ -14,6 +15,10 @@ type Row = Record<string, SQLOutputValue>;
  */
 export function nodeSqliteDatabase(database: DatabaseSync, capacity = 512): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
+  // The message search index's triggers read an html body's words through this function (migration 0011).
+  database.function(HTML_TEXT_FUNCTION, { deterministic: true }, (html) =>
+    htmlText(typeof html === "string" ? html : null),
+  );
   return {
     close: () => database.close(),
     prepare(sql) {

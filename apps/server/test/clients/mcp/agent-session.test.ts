@@ -32,6 +32,20 @@ const TOOL_NAMES = [
   "forum_list_comments",
   "forum_create_comment",
   "forum_vote_post",
+  "forum_get_comment",
+  "forum_vote_comment",
+  "forum_pin_post",
+  "forum_delete_pin",
+  "forum_list_moderators",
+  "forum_add_moderator",
+  "forum_delete_moderator",
+  "forum_get_agent_profile",
+  "forum_follow_agent",
+  "forum_delete_follow",
+  "forum_subscribe_community",
+  "forum_delete_subscription",
+  "forum_get_feed",
+  "forum_list_search_results",
 ];
 
 /** The JSON a tool answered: its structured content, which the text block repeats. */

@@ -1,0 +1,6 @@
+# Answer the sender and everyone else on the message, in its thread.
+message_id='%3C0b5c8e2f-6f1d-4c1e-9a57-3f2d8b1c4e7a%40pigeonhole.test%3E'
+curl -X POST "$PIGEONHOLE_INBOX_BASE_URL/v0/inboxes/support@pigeonhole.test/messages/$message_id/reply-all" \
+  -H "Authorization: Bearer $PIGEONHOLE_INBOX_API_KEY" \
+  -H "Content-Type: application/json" \
+  -d '{"text": "Thanks, everyone: the invoice is paid."}'

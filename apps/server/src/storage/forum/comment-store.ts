@@ -1,0 +1,185 @@
+import { sql } from "kysely";
+import type { ServerDatabase } from "../database.ts";
+import type { VoteDirectionValue } from "../schema.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+import { type CommentSort, POSITION_BASE, siblingOrder } from "./comment-order.ts";
+import type { CommentRow, VoteResult } from "./forum-store.ts";
+
+/** A comment as one viewer reads it: with that viewer's vote. */
+export interface ViewedCommentRow extends CommentRow {
+  my_vote: VoteDirectionValue | null;
+}
+
+export interface ThreadPage {
+  postId: string;
+  sort: CommentSort;
+  viewerId: string;
+  limit: number;
+  offset: number;
+}
+
+/** Comments one at a time, threaded pages of a post's comments, and votes on comments. */
+export interface CommentStore {
+  /** A comment (deleted ones too, which keep their place), with `viewerId`'s vote on it. */
+  findComment(commentId: string, viewerId: string): Promise<ViewedCommentRow | null>;
+  /**
+   * One page of a post's comments in threaded (depth-first) order, each sibling group ordered by `sort`; null when
+   * there is no such post.
+   */
+  listThread(page: ThreadPage): Promise<ViewedCommentRow[] | null>;
+  /**
+   * Applies a vote on a comment with the rules of a post vote, in one transaction that holds the comment, so
+   * concurrent votes through any instance are all counted. Null when the comment does not exist or was deleted;
+   * "self" when the voter wrote it.
+   */
+  vote(
+    commentId: string,
+    agentId: string,
+    direction: VoteDirectionValue,
+    at: string,
+  ): Promise<VoteResult | "self" | null>;
+}
+
+const viewedComments = (db: ServerDatabase, viewerId: string) =>
+  db
+    .selectFrom("forum_comments as m")
+    .leftJoin("forum_agents as a", "a.agent_id", "m.author_id")
+    .leftJoin("comment_votes as v", (join) =>
+      join.onRef("v.comment_id", "=", "m.comment_id").on("v.agent_id", "=", viewerId),
+    )
+    .select([
+      "m.comment_id",
+      "m.post_id",
+      "m.parent_id",
+      "m.content",
+      "m.created_at",
+      "m.author_id",
+      "a.name as author_name",
+      "m.deleted_at",
+      "m.upvotes",
+      "m.downvotes",
+      "m.depth",
+      "v.direction as my_vote",
+    ]);
+
+export class SqlCommentStore implements CommentStore {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  async findComment(commentId: string, viewerId: string) {
+    return (await viewedComments(this.#db, viewerId).where("m.comment_id", "=", commentId).executeTakeFirst()) ?? null;
+  }
+
+  /**
+   * The database numbers each sibling group in `sort` order (a window function over the post's comments, read
+   * through the index on post_id), builds each comment's thread key from its ancestors' numbers (a recursive query)
+   * and answers only the page: the server never holds more than one page of a post's comments.
+   */
+  async listThread(page: ThreadPage): Promise<ViewedCommentRow[] | null> {
+    const db = this.#db;
+    const post = await db
+      .selectFrom("forum_posts")
+      .select("post_id")
+      .where("post_id", "=", page.postId)
+      .executeTakeFirst();
+    if (!post) {
+      return null;
+    }
+    // Thread keys are digits compared byte by byte; PostgreSQL compares text by its locale unless told otherwise.
+    const bytewise = this.#dialect.name === "postgres" ? sql` collate "C"` : sql``;
+    const { rows } = await sql<{ comment_id: string }>`
+      with recursive ranked as (
+        select m.comment_id, m.parent_id,
+          cast(row_number() over (partition by m.parent_id order by ${siblingOrder(page.sort)}) + ${POSITION_BASE} as text) as position
+        from forum_comments m where m.post_id = ${page.postId}
+      ),
+      thread as (
+        select r.comment_id, r.position as thread_key from ranked r where r.parent_id is null
+        union all
+        select r.comment_id, t.thread_key || r.position from ranked r join thread t on r.parent_id = t.comment_id
+      )
+      select comment_id from thread order by thread_key${bytewise}
+      limit ${page.limit} offset ${page.offset}`.execute(db);
+    if (rows.length === 0) {
+      return [];
+    }
+    const ids = rows.map((row) => row.comment_id);
+    const found = await viewedComments(db, page.viewerId).where("m.comment_id", "in", ids).execute();
+    const byId = new Map(found.map((row) => [row.comment_id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  vote(
+    commentId: string,
+    agentId: string,
+    direction: VoteDirectionValue,
+    at: string,
+  ): Promise<VoteResult | "self" | null> {
+    return this.#inTransaction(async (trx) => {
+      const comment = await this.#dialect
+        .lockRows(
+          trx
+            .selectFrom("forum_comments")
+            .select(["upvotes", "downvotes", "author_id", "deleted_at"])
+            .where("comment_id", "=", commentId),
+        )
+        .executeTakeFirst();
+      if (!comment || comment.deleted_at !== null) {
+        return null;
+      }
+      if (comment.author_id === agentId) {
+        return "self" as const;
+      }
+      // Read after the comment is locked, so a vote by the same agent committed meanwhile is seen.
+      const existing =
+        (
+          await trx
+            .selectFrom("comment_votes")
+            .select("direction")
+            .where("comment_id", "=", commentId)
+            .where("agent_id", "=", agentId)
+            .executeTakeFirst()
+        )?.direction ?? null;
+      const counts = { up: comment.upvotes, down: comment.downvotes };
+      const mine = trx.deleteFrom("comment_votes").where("comment_id", "=", commentId).where("agent_id", "=", agentId);
+      let outcome: Pick<VoteResult, "vote" | "action">;
+      if (existing === null) {
+        await trx
+          .insertInto("comment_votes")
+          .values({ comment_id: commentId, agent_id: agentId, direction, created_at: at })
+          .execute();
+        counts[direction] += 1;
+        outcome = { vote: direction, action: direction === "up" ? "upvoted" : "downvoted" };
+      } else if (existing === direction) {
+        await mine.execute();
+        counts[direction] -= 1;
+        outcome = { vote: null, action: "removed" };
+      } else {
+        await trx
+          .updateTable("comment_votes")
+          .set({ direction, created_at: at })
+          .where("comment_id", "=", commentId)
+          .where("agent_id", "=", agentId)
+          .execute();
+        counts[existing] -= 1;
+        counts[direction] += 1;
+        outcome = { vote: direction, action: "changed" };
+      }
+      await trx
+        .updateTable("forum_comments")
+        .set({ upvotes: counts.up, downvotes: counts.down })
+        .where("comment_id", "=", commentId)
+        .execute();
+      return { ...outcome, upvotes: counts.up, downvotes: counts.down };
+    });
+  }
+
+  #inTransaction<T>(work: (trx: ServerDatabase) => Promise<T>): Promise<T> {
+    return this.#db.isTransaction ? work(this.#db) : this.#db.transaction().execute(work);
+  }
+}

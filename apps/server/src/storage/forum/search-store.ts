@@ -1,0 +1,205 @@
+import { type RawBuilder, sql } from "kysely";
+import type { ServerDatabase } from "../database.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
+
+/** At most this many words of a query count: each adds work to every search. */
+export const MAX_SEARCH_WORDS = 16;
+
+/**
+ * The most recent matches a search ranks: a word found everywhere costs as much as this many matches,
+ * however large the forum grows.
+ */
+export const MAX_RANKED_MATCHES = 10_000;
+
+/** The text of a result read back, enough for its excerpt. */
+const EXCERPT_SOURCE_CHARACTERS = 400;
+
+export type SearchScope = "posts" | "comments" | "all";
+
+export interface SearchRequest {
+  /** The words to find, as {@link searchWords} splits them: letters and digits only, at least one. */
+  words: readonly string[];
+  scope: SearchScope;
+  limit: number;
+  offset: number;
+}
+
+/** A post or comment found, with its post's community and its author (null once gone). */
+export interface SearchHit {
+  kind: "post" | "comment";
+  id: string;
+  post_id: string;
+  title: string | null;
+  /** The start of the text, {@link EXCERPT_SOURCE_CHARACTERS} at most. */
+  content: string;
+  author_id: string;
+  author_name: string | null;
+  community_id: string;
+  community_name: string | null;
+  community_display_name: string | null;
+  upvotes: number;
+  downvotes: number;
+  created_at: string;
+  relevance: number;
+}
+
+/**
+ * The words of a search query: runs of letters and digits (every other character separates them, as the index's
+ * tokenizer does), the first {@link MAX_SEARCH_WORDS}. None for a query of only punctuation or spaces.
+ */
+export function searchWords(query: string): string[] {
+  return (query.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_WORDS);
+}
+
+/** Ranked full-text search over posts (titles and texts) and comments not deleted. */
+export interface SearchStore {
+  /** Up to `limit` hits after `offset`, most relevant first, then newest, then by id. */
+  search(request: SearchRequest): Promise<SearchHit[]>;
+}
+
+// The community columns both kinds of hit answer, from the post `p` (the comment's post for a comment).
+const common = sql`p.community_id, c.name as community_name, c.display_name as community_display_name`;
+
+export class SqlSearchStore implements SearchStore {
+  readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
+
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
+    this.#db = db;
+    this.#dialect = dialect;
+  }
+
+  async search(request: SearchRequest): Promise<SearchHit[]> {
+    const kinds = KINDS_OF[request.scope];
+    const parts = this.#dialect.name === "sqlite" ? sqliteParts(request) : postgresParts(request.words, kinds);
+    // SQLite cuts the page from the index's matches before reading the rows (see sqliteParts); PostgreSQL cuts here.
+    const offset = this.#dialect.name === "sqlite" ? 0 : request.offset;
+    const { rows } = await sql<SearchHit & { position: unknown }>`${parts.prelude}
+      select * from (${sql.join(
+        kinds.map((kind) => parts[kind]),
+        sql` union all `,
+      )}) as hits
+      order by ${parts.order}
+      limit ${this.#dialect.rowCount(request.limit)} offset ${this.#dialect.rowCount(offset)}`.execute(this.#db);
+    return rows.map(({ position: _, ...hit }) => ({
+      ...hit,
+      upvotes: Number(hit.upvotes),
+      downvotes: Number(hit.downvotes),
+      relevance: Number(hit.relevance),
+    }));
+  }
+}
+
+type Kind = SearchHit["kind"];
+
+const KINDS_OF: Record<SearchScope, readonly Kind[]> = {
+  posts: ["post"],
+  comments: ["comment"],
+  all: ["post", "comment"],
+};
+
+interface SearchParts {
+  prelude: RawBuilder<unknown>;
+  /** The order of the hits, relevance first. */
+  order: RawBuilder<unknown>;
+  post: RawBuilder<unknown>;
+  comment: RawBuilder<unknown>;
+}
+
+/** The select of each kind, as `kind, id, post_id, title, content, author, community, votes, created_at, relevance`. */
+function selectHits(
+  kind: "post" | "comment",
+  relevance: RawBuilder<unknown>,
+  from: RawBuilder<unknown>,
+  position: RawBuilder<unknown> = sql`0`,
+) {
+  const excerpt = sql.lit(EXCERPT_SOURCE_CHARACTERS);
+  return kind === "post"
+    ? sql`select 'post' as kind, p.post_id as id, p.post_id, p.title, substr(p.content, 1, ${excerpt}) as content,
+        p.author_id, a.name as author_name, ${common}, p.upvotes, p.downvotes, p.created_at, ${relevance} as relevance, ${position} as position
+        ${from}
+        left join forum_agents a on a.agent_id = p.author_id
+        left join forum_communities c on c.community_id = p.community_id`
+    : sql`select 'comment' as kind, m.comment_id as id, m.post_id, null as title,
+        substr(m.content, 1, ${excerpt}) as content, m.author_id, a.name as author_name, ${common},
+        m.upvotes, m.downvotes, m.created_at, ${relevance} as relevance, ${position} as position
+        ${from}
+        join forum_posts p on p.post_id = m.post_id
+        left join forum_agents a on a.agent_id = m.author_id
+        left join forum_communities c on c.community_id = p.community_id
+        where m.deleted_at is null`;
+}
+
+/**
+ * SQLite: every word a prefix (`"word"*`), all required, in the title or the text; a title match weighs three times
+ * a text match. Only the newest {@link MAX_RANKED_MATCHES} matches (rowids grow with each item indexed) are ranked,
+ * and the page is cut from the ranked matches, ties most recently indexed first, before any row is read: reading
+ * every match's row costs more than ranking it.
+ */
+function sqliteParts(request: SearchRequest): SearchParts {
+  const wanted = request.words.map((word) => `"${word}"*`).join(" ");
+  const kind = request.scope === "all" ? "" : `kind : ${request.scope === "posts" ? "post" : "comment"} AND `;
+  // Each step is materialized: joined in one query, SQLite may probe the index once per item instead.
+  const matches = sql`with ranked as materialized (
+    select rowid as search_rowid, -bm25(forum_search, 0.0, 3.0, 1.0) as score
+    from forum_search where forum_search match ${`${kind}{title body} : (${wanted})`}
+    order by rowid desc limit ${sql.lit(MAX_RANKED_MATCHES)}
+  ), page as materialized (
+    select search_rowid, score from ranked order by score desc, search_rowid desc
+    limit ${request.limit} offset ${request.offset}
+  ), matches as materialized (
+    select i.kind, i.item_id, r.score, r.search_rowid
+    from page r join forum_search_items i on i.search_rowid = r.search_rowid
+  )`;
+  return {
+    prelude: matches,
+    order: sql`relevance desc, position desc`,
+    post: selectHits(
+      "post",
+      sql`h.score`,
+      sql`from matches h join forum_posts p on h.kind = 'post' and p.post_id = h.item_id`,
+      sql`h.search_rowid`,
+    ),
+    comment: selectHits(
+      "comment",
+      sql`h.score`,
+      sql`from matches h join forum_comments m on h.kind = 'comment' and m.comment_id = h.item_id`,
+      sql`h.search_rowid`,
+    ),
+  };
+}
+
+/**
+ * PostgreSQL: every word a prefix (`word:*`), all required; ranked by `ts_rank` (titles are weight A). Only the newest
+ * {@link MAX_RANKED_MATCHES} matches of the kinds searched are ranked.
+ */
+function postgresParts(words: readonly string[], kinds: readonly Kind[]): SearchParts {
+  const query = sql`to_tsquery('simple', ${words.map((word) => `${word}:*`).join(" & ")})`;
+  // The query is written where it is used, a constant the planner matches with the GIN indexes.
+  const candidates = {
+    post: sql`select 'post' as kind, post_id as item_id, created_at from forum_posts
+      where search_document @@ ${query}`,
+    comment: sql`select 'comment' as kind, comment_id as item_id, created_at from forum_comments
+      where search_document @@ ${query} and deleted_at is null`,
+  };
+  return {
+    prelude: sql`with matches as materialized (
+        select kind, item_id from (${sql.join(
+          kinds.map((kind) => candidates[kind]),
+          sql` union all `,
+        )}) as found
+        order by created_at desc, item_id limit ${sql.lit(MAX_RANKED_MATCHES)}
+      )`,
+    order: sql`relevance desc, created_at desc, id asc`,
+    post: selectHits(
+      "post",
+      sql`ts_rank(p.search_document, ${query})`,
+      sql`from matches h join forum_posts p on h.kind = 'post' and p.post_id = h.item_id`,
+    ),
+    comment: selectHits(
+      "comment",
+      sql`ts_rank(m.search_document, ${query})`,
+      sql`from matches h join forum_comments m on h.kind = 'comment' and m.comment_id = h.item_id`,
+    ),
+  };
+}
