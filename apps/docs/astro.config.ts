@@ -65,6 +65,7 @@ export default defineConfig({
             "guides/pagination",
             "guides/working-an-inbox",
             "guides/drafts",
+            "guides/allow-and-block-lists",
             "guides/real-email",
             "guides/webhooks",
             "guides/live-events",

@@ -21,9 +21,15 @@ if (!inboxSpec) {
 const inboxBundle = (await readBundle(inboxSpec)) as unknown as Node;
 const inboxOperations = listOperations(await readBundle(inboxSpec)).filter((entry) => entry.kind === "path");
 
-/** The names an operation's 400 may blame: its parameters and its body's top-level fields. */
+/**
+ * Fields an operation may blame that the request does not carry: those of the stored record it acts on. Send Draft
+ * sends what the draft holds, so a draft without a recipient is blamed on its `to` (fixed with Update Draft).
+ */
+const STORED_FIELDS: Record<string, string[]> = { sendDraft: ["to"] };
+
+/** The names an operation's 400 may blame: its parameters, its body's top-level fields and its STORED_FIELDS. */
 function fieldsOf(entry: OperationEntry): { fields: Set<string>; hasBody: boolean } {
-  const fields = new Set<string>();
+  const fields = new Set<string>(STORED_FIELDS[entry.operationId] ?? []);
   const pathItem = dereference<Node>(inboxBundle, (inboxBundle.paths as Node)[entry.key] as Node);
   for (const list of [pathItem.parameters, entry.operation.parameters]) {
     for (const raw of Array.isArray(list) ? list : []) {
@@ -167,6 +173,14 @@ describe("the API reference reads well", () => {
         const section = document.getElementById("400")?.closest("section.sl-openapi-section");
         return [...(section?.querySelectorAll(".sl-openapi-example pre") ?? [])].map((pre) => pre.textContent ?? "");
       });
+      if ((entry.operation.responses as Node | undefined)?.["400"] === undefined) {
+        // An operation that takes no input at all (the spec's own tests hold it to that) can answer no 400.
+        expect([...fields], `${entry.operationId} documents no 400 but takes input`).toEqual([]);
+        expect(hasBody, `${entry.operationId} documents no 400 but takes a body`).toBe(false);
+        expect(examples).toEqual([]);
+        await close(page);
+        return;
+      }
       expect(examples.length).toBeGreaterThan(0);
       for (const example of examples) {
         const { error } = JSON.parse(example) as { error: { details: { field: string | null; code: string } } };

@@ -21,7 +21,7 @@ export interface AnswerJudges {
   /** Text that only another tenant's data contains; null where every key sees every other key's data. */
   secret: string | null;
   /** Whether an error body refuses the request for breaking the spec's schema (not for a rule beyond it). */
-  isSchemaRefusal(body: unknown): boolean;
+  isSchemaRefusal(body: unknown, sent: SentRequest): boolean;
   /** The strict reading of the formats, and the hosted domains, over an accepted request and its answer. */
   formats(sent: SentRequest, status: number, body: unknown): FormatFindings;
 }
@@ -119,7 +119,7 @@ export function judgeAnswer(sent: SentRequest, answer: Answer, judges: AnswerJud
   }
 
   const takenBySpec = documented && sent.credentials === "own" && sent.invalidReason === null;
-  if (takenBySpec && status === 400 && judges.isSchemaRefusal(answer.body)) {
+  if (takenBySpec && status === 400 && judges.isSchemaRefusal(answer.body, sent)) {
     fail("validRefused", `the spec takes it, but it answered 400 ${answer.text.slice(0, 200)}`);
   }
   if (documented && sent.credentials === "own" && isSuccess(status)) {

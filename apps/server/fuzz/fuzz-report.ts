@@ -38,6 +38,8 @@ export class FuzzReport {
   requests = 0;
   readonly #statusClasses = new Map<string, number>();
   readonly #operations = new Map<string, { sent: number; succeeded: number }>();
+  /** Per operation, how its last request the spec takes, naming only live ids, was refused (status and answer). */
+  readonly #refusals = new Map<string, string>();
   readonly #failures = new Map<FailureKind, { count: number; examples: Failure[] }>();
   /** How many requests of each kind the stricter checks applied to. */
   readonly #tallies = new Map<string, number>();
@@ -62,6 +64,11 @@ export class FuzzReport {
       counts.succeeded++;
     }
     this.#operations.set(operationId, counts);
+  }
+
+  /** Notes why a request the spec takes, naming only live ids of the caller, was not answered 2xx. */
+  refused(operationId: string, status: number, answerText: string): void {
+    this.#refusals.set(operationId, `${status} ${answerText.slice(0, 200)}`);
   }
 
   failed(failure: Failure): void {
@@ -119,6 +126,13 @@ export class FuzzReport {
         .map(([kind, count]) => `${count} ${kind}`)
         .join(", ")}`,
     ];
+    const neverSucceeded = [...this.#operations].filter(([, counts]) => counts.succeeded === 0).map(([id]) => id);
+    for (const id of neverSucceeded.sort()) {
+      const refusal = this.#refusals.get(id);
+      lines.push(
+        `${this.service}: ${id} never answered 2xx${refusal === undefined ? "" : `; a valid request: ${refusal}`}`,
+      );
+    }
     if (this.#failures.size === 0) {
       lines.push(`${this.service}: no failures`);
     }

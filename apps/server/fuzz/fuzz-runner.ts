@@ -1,3 +1,4 @@
+import { setImmediate as afterIo, setTimeout as delay } from "node:timers/promises";
 import fc from "fast-check";
 import { createSpecAjv, detachSchema } from "../src/spec/ajv.ts";
 import { responseValidator } from "../test/support/test-server.ts";
@@ -31,8 +32,6 @@ export interface FuzzTarget {
    * in an answer; or null where every key sees every other key's data (the one forum of many agents).
    */
   isolation: { secret: string } | null;
-  /** The domains the server hosts inboxes in; null for a service without inboxes. */
-  hostedDomains: readonly string[] | null;
 }
 
 /**
@@ -43,11 +42,14 @@ export interface FuzzTarget {
 const TYPE_OR_PRESENCE =
   /: (?:is required|must be (?:a string|an integer|a number|true or false|a list|an object|null)(?: or (?:a string|an integer|a number|true or false|a list|an object|null))*)\.?$/;
 const SCHEMA_REFUSALS = {
-  inbox: (body: unknown) => {
-    const code = (body as { error?: { details?: { code?: unknown } } } | undefined)?.error?.details?.code;
-    return code === "INVALID_TYPE" || code === "REQUIRED";
+  // Only for a field the request carries: a draft sent without a recipient in its `to` is refused REQUIRED too, for
+  // what the draft lacks, which no schema of the request can tell.
+  inbox: (body: unknown, carries: (field: string) => boolean) => {
+    const details = (body as { error?: { details?: { code?: unknown; field?: unknown } } } | undefined)?.error?.details;
+    const field = typeof details?.field === "string" ? details.field : null;
+    return (details?.code === "INVALID_TYPE" || details?.code === "REQUIRED") && (field === null || carries(field));
   },
-  forum: (body: unknown) => {
+  forum: (body: unknown, _carries: (field: string) => boolean) => {
     const refusal = body as { code?: unknown; error?: unknown } | undefined;
     return (
       refusal?.code === "VALIDATION_ERROR" && typeof refusal.error === "string" && TYPE_OR_PRESENCE.test(refusal.error)
@@ -56,6 +58,38 @@ const SCHEMA_REFUSALS = {
 };
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** A wait since the last answer past which the event loop is let turn before the next request (see settle). */
+const IDLE_SETTLE_MS = 1_000;
+
+/**
+ * Lets the event loop turn once through its timers, then once past its I/O. The server runs in this process: after a
+ * long wait (a slow step of the suite, or the process held by a loaded machine) the server's keep-alive timer of an
+ * idle connection is due, but has not fired, and the client still counts the connection open. A request sent on it
+ * at once is reset when that timer fires before the server reads it, which is no fault of the service; once the
+ * timer has fired and the client has seen the connection close, the request goes out on a new one.
+ */
+async function settle(): Promise<void> {
+  await delay(0);
+  await afterIo();
+}
+
+/** The names (`agent_name`) at the top of a JSON request body. */
+function sentNames(bodyText: string | undefined): Record<string, string> {
+  let body: unknown;
+  try {
+    body = bodyText === undefined ? undefined : JSON.parse(bodyText);
+  } catch {
+    return {};
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    return {};
+  }
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      (entry): entry is [string, string] => entry[0].endsWith("_name") && typeof entry[1] === "string",
+    ),
+  );
+}
 
 async function send(sent: SentRequest, authorization?: string): Promise<Answer> {
   const headers = new Headers(sent.headers);
@@ -90,12 +124,42 @@ async function send(sent: SentRequest, authorization?: string): Promise<Answer> 
   return { status: response.status, headers: response.headers, text, body };
 }
 
+/** What a run compiles from its service's spec: the values it draws, and the checks its answers are judged by. */
+export interface FuzzPreparation {
+  model: ServiceModel;
+  values: ReturnType<typeof createSchemaValues>;
+  oracle: ReturnType<typeof createSpecOracle>;
+  isEnvelope: (body: unknown) => boolean;
+  formats: ReturnType<typeof createFormatChecks>;
+}
+
+/**
+ * Compiles a service's spec for a run (a second or more of work the event loop cannot interrupt), given the domains
+ * the server hosts inboxes in (null for a service without inboxes). Prepare before opening connections to a server
+ * in the same process: while the loop is held, a kept-alive connection outlives the server's keep-alive timeout
+ * without either side noticing, and the first request sent on it after the wait is reset when the server's timer
+ * fires before it reads that request.
+ */
+export function prepareFuzzRun(model: ServiceModel, hostedDomains: readonly string[] | null): FuzzPreparation {
+  const envelope = createSpecAjv(model.document, `${model.service}-fuzz-envelope`).compile(
+    detachSchema({ $ref: "#/components/schemas/ErrorResponse" }, `${model.service}-fuzz-envelope`),
+  );
+  return {
+    model,
+    values: createSchemaValues(model.document, hostedDomains ?? []),
+    oracle: createSpecOracle(model),
+    isEnvelope: (body) => envelope(body),
+    formats: createFormatChecks(model.document, hostedDomains),
+  };
+}
+
 /**
  * Drives one service from its spec: fast-check draws requests for every operation, each is sent over HTTP, and every
  * answer is judged; ids from real answers feed later requests. Failures are recorded in the report rather than
  * thrown, so that one run shows every kind of failure with reproductions.
  */
-export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: FuzzTarget) {
+export function createFuzzRun(prepared: FuzzPreparation, report: FuzzReport, target: FuzzTarget) {
+  const { model, values, oracle } = prepared;
   // Path parameters naming a resource by a field that is no `*_id` nor a `name` (`entry`, `token`) are filed too.
   const namedKeys = model.operations.flatMap((operation) =>
     operation.pathParameters
@@ -105,17 +169,42 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
       ),
   );
   const pool = new IdPool(namedKeys);
-  const values = createSchemaValues(model.document, target.hostedDomains ?? []);
-  const oracle = createSpecOracle(model);
-  const envelope = createSpecAjv(model.document, `${model.service}-fuzz-envelope`).compile(
-    detachSchema({ $ref: "#/components/schemas/ErrorResponse" }, `${model.service}-fuzz-envelope`),
-  );
+  /** Per operation, the names its request carries: its parameters, and every property of its body's schema. */
+  const fieldsByOperation = new Map<string, Set<string>>();
+  const requestFields = (operation: SentRequest["operation"]): Set<string> => {
+    let fields = fieldsByOperation.get(operation.operationId);
+    if (fields === undefined) {
+      fields = new Set(
+        [...operation.pathParameters, ...operation.queryParameters, ...operation.headerParameters].map((p) => p.name),
+      );
+      const visit = (schema: unknown, depth: number) => {
+        if (depth > 8 || schema === null || typeof schema !== "object") {
+          return;
+        }
+        const resolved = values.resolve(schema as Parameters<typeof values.resolve>[0]) as Record<string, unknown>;
+        for (const [name, property] of Object.entries((resolved.properties ?? {}) as Record<string, unknown>)) {
+          fields?.add(name);
+          visit(property, depth + 1);
+        }
+        for (const key of ["items", "oneOf", "anyOf", "allOf"]) {
+          const nested = resolved[key];
+          for (const each of Array.isArray(nested) ? nested : [nested]) {
+            visit(each, depth + 1);
+          }
+        }
+      };
+      visit(operation.body?.schema, 0);
+      fieldsByOperation.set(operation.operationId, fields);
+    }
+    return fields;
+  };
   const judges: AnswerJudges = {
     conformance: responseValidator(model.service),
-    isEnvelope: (body) => envelope(body),
+    isEnvelope: prepared.isEnvelope,
     secret: target.isolation?.secret ?? null,
-    isSchemaRefusal: SCHEMA_REFUSALS[model.service],
-    formats: createFormatChecks(model.document, target.hostedDomains),
+    isSchemaRefusal: (body, sent) =>
+      SCHEMA_REFUSALS[model.service](body, (field) => requestFields(sent.operation).has(field.split(/[.[]/)[0] ?? "")),
+    formats: prepared.formats,
   };
   const setting = {
     baseUrl: target.baseUrl,
@@ -143,11 +232,16 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
     }
   }
 
+  let lastAnsweredAt = Number.NEGATIVE_INFINITY;
   async function exercise(sent: SentRequest): Promise<void> {
     const { operationId } = sent.operation;
+    if (performance.now() - lastAnsweredAt > IDLE_SETTLE_MS) {
+      await settle();
+    }
     let answer: Answer;
     try {
       answer = await send(sent);
+      lastAnsweredAt = performance.now();
     } catch (error) {
       report.answered(operationId, null);
       // fetch's own message ("fetch failed") says nothing; its cause names what the socket saw (reset, closed, timeout).
@@ -178,11 +272,15 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
     }
     const succeeded = answer.status >= 200 && answer.status < 300;
     const served = sent.credentials === "own" || sent.operation.public;
+    if (!succeeded && served && sent.invalidReason === null && sent.missing.length === 0) {
+      report.refused(operationId, answer.status, answer.text);
+    }
     if (!succeeded || !served || !sent.routed || sent.method !== sent.operation.method) {
       return;
     }
     const filed = pool.harvest(answer.body, "own", sent.pathValues);
     if (sent.method === "POST") {
+      pool.relate(sentNames(sent.bodyText), "own", sent.pathValues);
       // What a POST under a path creates (a post's comment) goes when what the path names goes.
       for (const parent of Object.values(sent.pathValues)) {
         pool.adopt(parent, filed);
@@ -224,7 +322,9 @@ export function createFuzzRun(model: ServiceModel, report: FuzzReport, target: F
     }
   }
 
-  const drafts = fc.oneof(...model.operations.map((operation) => requestDrafts(operation, values)));
+  const drafts = fc.oneof(
+    ...model.operations.map((operation) => requestDrafts(operation, values, target.isolation === null)),
+  );
   return {
     pool,
     /** Runs the property with the settings' seed, count and time limit. */

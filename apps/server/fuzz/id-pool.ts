@@ -106,6 +106,21 @@ export class IdPool {
     return filed;
   }
 
+  /**
+   * Files names a request sent, which its success made true, together with the ids its path named: the agent a
+   * community's moderator was made, so that removing a moderator of that community names one.
+   */
+  relate(names: Record<string, string>, owner: Owner, context: Record<string, string>): void {
+    const record = new Map(Object.entries(context));
+    for (const [key, name] of Object.entries(names)) {
+      this.add(key, name, owner);
+      record.set(key, name);
+    }
+    if (record.size > 1) {
+      this.#records.push(record);
+    }
+  }
+
   /** Files `children` as created under `parent`: removing `parent` removes them as well. */
   adopt(parent: string, children: FiledId[]): void {
     if (children.length > 0) {
@@ -138,6 +153,26 @@ export class IdPool {
       ...new Set(together.filter((record) => shared(record) === most).map((record) => record.get(reference.key) ?? "")),
     ].filter((id) => this.ownerOf(id) === reference.owner);
     return candidates.length === 0 ? this.resolve(reference) : candidates[reference.pick % candidates.length];
+  }
+
+  /**
+   * A value of `key` that appeared together with every id chosen so far, whoever's it is: the word choosing the
+   * collection (`send`, `block`) an entry was created in, so that the entry is named where it lives.
+   */
+  seenWith(key: string, chosen: Record<string, string>, pick: number): string | undefined {
+    const chosenEntries = Object.entries(chosen);
+    if (chosenEntries.length === 0) {
+      return undefined;
+    }
+    const values = [
+      ...new Set(
+        this.#records
+          .filter((record) => chosenEntries.every(([name, value]) => record.get(name) === value))
+          .map((record) => record.get(key))
+          .filter((value) => value !== undefined),
+      ),
+    ];
+    return values.length === 0 ? undefined : values[pick % values.length];
   }
 
   /**

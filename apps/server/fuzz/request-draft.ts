@@ -46,8 +46,16 @@ export interface RequestDraft {
 const METHODS = ["GET", "PUT", "POST", "DELETE", "PATCH"];
 const isNumeric = (schema: JsonSchema) => ["integer", "number"].includes(String(schema.type));
 
-/** Every request this operation may be sent: its parameters and body from the schemas, valid and not. */
-export function requestDrafts(operation: FuzzOperation, values: SchemaValues): fc.Arbitrary<RequestDraft> {
+/**
+ * Every request this operation may be sent: its parameters and body from the schemas, valid and not. Where every key
+ * sees every other key's data (`sharedData`, the one forum), ids of another key's are drawn more often: there, what only
+ * another's data allows (a vote) is a success path.
+ */
+export function requestDrafts(
+  operation: FuzzOperation,
+  values: SchemaValues,
+  sharedData = false,
+): fc.Arbitrary<RequestDraft> {
   const pathEntries = operation.pathParameters.map((parameter) => {
     const wellFormed = values.valid(parameter.schema, null).map(toParameterText);
     const choice: fc.Arbitrary<PathChoice> = fc.oneof(
@@ -58,7 +66,7 @@ export function requestDrafts(operation: FuzzOperation, values: SchemaValues): f
         arbitrary: fc.tuple(fc.nat(), wellFormed).map(([pick, fallback]) => ({ kind: "own", pick, fallback }) as const),
       },
       {
-        weight: 2,
+        weight: sharedData ? 6 : 2,
         arbitrary: fc
           .tuple(fc.nat(), wellFormed)
           .map(([pick, fallback]) => ({ kind: "foreign", pick, fallback }) as const),
@@ -90,7 +98,7 @@ export function requestDrafts(operation: FuzzOperation, values: SchemaValues): f
 
   const queryEntries = operation.queryParameters.map((parameter) => {
     const one = fc.oneof(
-      { weight: 4, arbitrary: values.valid(parameter.schema, null) },
+      { weight: 4, arbitrary: values.valid(parameter.schema, parameter.name) },
       { weight: 1, arbitrary: fc.nat().map((pick) => new PoolReference(parameter.name, pick, "own")) },
       { weight: 2, arbitrary: values.invalid(parameter.schema, null) },
       { weight: isNumeric(values.resolve(parameter.schema)) ? 3 : 0, arbitrary: fc.constantFrom(...NUMERIC_TEXTS) },
@@ -111,6 +119,15 @@ export function requestDrafts(operation: FuzzOperation, values: SchemaValues): f
       },
     );
   });
+  // Sometimes only the required parameters, each valid: every optional one drawn is one more way to be refused (a page
+  // token no list gave), and an operation with many of them would seldom be answered as its valid requests are.
+  const requiredQuery = fc.tuple(
+    ...operation.queryParameters
+      .filter((parameter) => parameter.required === true)
+      .map((parameter) =>
+        values.valid(parameter.schema, parameter.name).map((value) => [[parameter.name, value]] as [string, unknown][]),
+      ),
+  );
   const unknownQuery = fc.oneof(
     { weight: 6, arbitrary: fc.constant([] as [string, unknown][]) },
     {
@@ -197,7 +214,10 @@ export function requestDrafts(operation: FuzzOperation, values: SchemaValues): f
     operation: fc.constant(operation),
     method,
     path: fc.tuple(...pathEntries).map((entries) => Object.fromEntries(entries)),
-    query: fc.tuple(...queryEntries, unknownQuery).map((lists) => lists.flat()),
+    query: fc.oneof(
+      { weight: 3, arbitrary: fc.tuple(...queryEntries, unknownQuery).map((lists) => lists.flat()) },
+      { weight: 1, arbitrary: requiredQuery.map((lists) => lists.flat()) },
+    ),
     headers: fc.tuple(...headerEntries).map((lists) => lists.flat()),
     body,
     credentials: fc.oneof(

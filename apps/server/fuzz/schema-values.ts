@@ -42,6 +42,12 @@ const MAX_DEPTH = 5;
 const NEAR_MISS_ODDS = 6;
 /** Long enough to cross every length limit of the specs, short enough to stay quick. */
 const SHORT = 24;
+/** How much likelier a drawn value is than one of the spec's examples, where the schema gives examples. */
+const EXAMPLE_ODDS = 2;
+/** How much likelier an array of a few items is than one of the most items allowed. */
+const FEW_ITEMS_ODDS = 3;
+/** How much likelier an object with any of its optional properties is than one with only the required ones. */
+const ANY_PROPERTIES_ODDS = 3;
 
 type JsonType = "null" | "boolean" | "integer" | "number" | "string" | "array" | "object";
 
@@ -59,8 +65,9 @@ const jsonTypeOf = (value: unknown): JsonType[] => {
 };
 
 /**
- * The pool a named field draws from: `post_id` from post ids, `inbox_ids` items from inbox ids, e-mail fields from
- * inbox addresses (so that sends reach hosted inboxes). Unnamed values (path parameters) draw nothing.
+ * The pool a named field draws from: `post_id` from post ids, `inbox_ids` items from inbox ids, `agent_name` from
+ * agents' names, e-mail fields from inbox addresses (so that sends reach hosted inboxes). Unnamed values (path
+ * parameters) draw nothing.
  */
 export function poolKeyOf(field: string | null, schema: JsonSchema): string | null {
   if (field === null) {
@@ -71,6 +78,10 @@ export function poolKeyOf(field: string | null, schema: JsonSchema): string | nu
   }
   if (field.endsWith("_ids")) {
     return field.slice(0, -1);
+  }
+  // A name that identifies (`agent_name`, with a pattern), unlike one only shown (`display_name`).
+  if (field.endsWith("_name") && typeof schema.pattern === "string") {
+    return field;
   }
   return field.endsWith("_id") ? field : null;
 }
@@ -158,7 +169,16 @@ export function createSchemaValues(document: OpenApiDocument, hostedDomains: rea
     if (schema.contentEncoding === "base64") {
       shapes.push(fc.base64String({ maxLength: 200 }));
     }
-    if (shapes.length === 0) {
+    // A domain named by a plain string (one the server must host to take it): domains, hosted ones among them, as
+    // well as any text.
+    const plainDomain = shapes.length === 0 && field !== null && /(?:^|_)domain$/.test(field);
+    if (plainDomain) {
+      shapes.push(fc.constantFrom("example.com", ...hostedDomains), fc.domain());
+      if (hostedDomains.length > 0) {
+        shapes.push(fc.constantFrom(...hostedDomains));
+      }
+    }
+    if (shapes.length === 0 || plainDomain) {
       const shortest = Math.min(maxLength ?? SHORT, SHORT);
       shapes.push(
         fc.string({ minLength, maxLength: shortest }),
@@ -208,10 +228,20 @@ export function createSchemaValues(document: OpenApiDocument, hostedDomains: rea
       return fc.constantFrom(...(schema.enum as unknown[]));
     }
     const alternatives = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined;
-    if (alternatives) {
-      return fc.oneof(...alternatives.map((alternative) => valid(alternative, field, depth + 1)));
-    }
-    return fc.oneof(...typesOf(schema).map((type) => validOfType(type, schema, field, depth)));
+    const drawn = alternatives
+      ? fc.oneof(...alternatives.map((alternative) => valid(alternative, field, depth + 1)))
+      : fc.oneof(...typesOf(schema).map((type) => validOfType(type, schema, field, depth)));
+    // The spec's own examples: what a field means where its schema says little (a list entry is an address or a
+    // domain), so that a request reaches what it does, not only its checks.
+    const examples = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
+    // A plain string (no format, no pattern) says least of all: its examples are drawn as often as anything else.
+    const plain = schema.type === "string" && schema.format === undefined && schema.pattern === undefined;
+    return examples.length === 0
+      ? drawn
+      : fc.oneof(
+          { weight: plain ? 1 : EXAMPLE_ODDS, arbitrary: drawn },
+          { weight: 1, arbitrary: fc.constantFrom(...examples) },
+        );
   }
 
   function validOfType(type: JsonType, schema: JsonSchema, field: string | null, depth: number): fc.Arbitrary<unknown> {
@@ -239,16 +269,18 @@ export function createSchemaValues(document: OpenApiDocument, hostedDomains: rea
     const item = valid((schema.items as JsonSchema | undefined) ?? {}, field, depth + 1);
     const minLength = numberBound(schema.minItems) ?? 0;
     const maxItems = numberBound(schema.maxItems);
-    const lengths = [{ minLength, maxLength: Math.max(minLength, Math.min(maxItems ?? 4, 4)) }];
+    const lengths = [{ minLength, maxLength: Math.max(minLength, Math.min(maxItems ?? 4, 4)), weight: FEW_ITEMS_ODDS }];
     if (maxItems !== undefined) {
-      lengths.push({ minLength: maxItems, maxLength: maxItems });
+      lengths.push({ minLength: maxItems, maxLength: maxItems, weight: 1 });
     }
     return fc.oneof(
-      ...lengths.map((constraints) =>
-        schema.uniqueItems === true
-          ? fc.uniqueArray(item, { ...constraints, selector: (value) => JSON.stringify(value) })
-          : fc.array(item, constraints),
-      ),
+      ...lengths.map(({ weight, ...constraints }) => ({
+        weight,
+        arbitrary:
+          schema.uniqueItems === true
+            ? fc.uniqueArray(item, { ...constraints, selector: (value) => JSON.stringify(value) })
+            : fc.array(item, constraints),
+      })),
     );
   }
 
@@ -258,11 +290,17 @@ export function createSchemaValues(document: OpenApiDocument, hostedDomains: rea
     }
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     const required = ((schema.required ?? []) as string[]).filter((name) => name in properties);
-    const record = fc.record(
-      Object.fromEntries(
-        Object.entries(properties).map(([name, property]) => [name, valid(property, name, depth + 1)]),
-      ),
-      { requiredKeys: required },
+    const drawn = Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => [name, valid(property, name, depth + 1)]),
+    );
+    // Sometimes only what is required: each optional property drawn is one more way for a valid request to name
+    // something missing (a reply to no message) or to clash with another (a reply to all, with recipients).
+    const record = fc.oneof(
+      { weight: ANY_PROPERTIES_ODDS, arbitrary: fc.record(drawn, { requiredKeys: required }) },
+      {
+        weight: 1,
+        arbitrary: fc.record(Object.fromEntries(required.map((name) => [name, drawn[name] as fc.Arbitrary<unknown>]))),
+      },
     );
     const additional = schema.additionalProperties;
     if (additional === undefined || typeof additional === "boolean") {

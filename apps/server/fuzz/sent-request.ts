@@ -45,6 +45,8 @@ const fallbackId = (reference: PoolReference) =>
 
 /** Longest parameter text sent: a request line past Node's 16 KiB header limit is refused before the API sees it. */
 const MAX_PARAMETER_LENGTH = 600;
+/** Longest query sent, encoded: parameters past it are left out, for the same limit. */
+const MAX_QUERY_LENGTH = 8_000;
 
 /**
  * A parameter as a URL can carry it: clipped to MAX_PARAMETER_LENGTH, and Unicode text only (a lone surrogate
@@ -86,8 +88,13 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
       pathValues[name] = decoded ?? choice.segment;
       continue;
     }
+    const isWord = draft.operation.enumPathParameters.includes(name);
     if (choice.kind === "value") {
       value = parameterText(choice.value);
+    } else if (isWord && choice.kind !== "gone") {
+      // A word choosing a collection: the one the ids drawn so far were seen in, else the word drawn.
+      value = pool.seenWith(name, chosen, choice.pick) ?? parameterText(choice.fallback);
+      chosen[name] = value;
     } else {
       const drawn =
         choice.kind === "gone"
@@ -108,7 +115,7 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
       }
     }
     // A word choosing a collection (`send`, `block`) is no id: never issued, yet naming nothing missing.
-    if (!pool.isKnown(value) && !draft.operation.enumPathParameters.includes(name)) {
+    if (!pool.isKnown(value) && !isWord) {
       missing.push(`${name} (never issued)`);
     }
     pathValues[name] = value;
@@ -124,11 +131,16 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
   const path = draft.operation.path.replace(/\{([^}]+)\}/g, (_match, name: string) => segments[name] ?? "");
   const url = new URL(`${setting.baseUrl}${path}`);
   const query: Record<string, string | string[]> = {};
+  // A query parameter's id is drawn to go with the path's (a moderator of the community the path names).
+  const lookupAlong = (reference: PoolReference) => pool.resolveAlong(reference, chosen) ?? fallbackId(reference);
   for (const [name, raw] of draft.query) {
-    const filled = fillReferences(raw, lookup);
+    const filled = fillReferences(raw, lookupAlong);
     // A list is sent as the spec's array parameters are (`style: form`, exploded): the name once per item.
     for (const item of Array.isArray(filled) ? filled : [filled]) {
       const value = parameterText(toParameterText(item));
+      if (url.search.length + encodeURIComponent(name).length + encodeURIComponent(value).length > MAX_QUERY_LENGTH) {
+        continue;
+      }
       url.searchParams.append(name, value);
       const previous = query[name];
       query[name] = previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FuzzReport } from "../fuzz/fuzz-report.ts";
-import { createFuzzRun } from "../fuzz/fuzz-runner.ts";
+import { createFuzzRun, prepareFuzzRun } from "../fuzz/fuzz-runner.ts";
 import type { FuzzSettings } from "../fuzz/fuzz-settings.ts";
 import { fuzzSettings } from "../fuzz/fuzz-settings.ts";
 import { loadServiceModel } from "../fuzz/spec-operations.ts";
@@ -33,6 +33,8 @@ const keys = { inbox: { other: "", empty: "" }, forum: { other: "", empty: "" } 
 let others: Awaited<ReturnType<typeof createOtherKeyData>>;
 let own: Awaited<ReturnType<typeof createOwnDelivery>>;
 let ownAttachments: Awaited<ReturnType<typeof createOwnAttachments>>;
+let ownDrafts: Awaited<ReturnType<typeof createOwnDrafts>>;
+let ownListEntries: Awaited<ReturnType<typeof createOwnListEntries>>;
 const reports: [FuzzReport, FuzzSettings][] = [];
 
 async function createOtherKeyData() {
@@ -144,6 +146,50 @@ async function createOwnAttachments() {
   return { made, tokens };
 }
 
+/** Drafts ready to send, in the inboxes that send: drawn sends and deletions use some up, the rest stay reachable. */
+const OWN_DRAFTS = 8;
+
+/**
+ * Drafts with a recipient: a draft drawn from its schema seldom has one, and only such a draft can be sent. Each is
+ * filed with its inbox, which removes it when deleted.
+ */
+async function createOwnDrafts(senders: readonly { inbox_id: string }[]) {
+  const made = [];
+  for (let copy = 0; copy < OWN_DRAFTS; copy++) {
+    const inbox = senders[copy % senders.length];
+    if (inbox === undefined) {
+      break;
+    }
+    const params = { path: { inbox_id: inbox.inbox_id } };
+    const body = { to: ["someone@example.com"], subject: `Draft ${copy}`, text: "Own." };
+    made.push(expectData(await t.inbox.POST("/v0/inboxes/{inbox_id}/drafts", { params, body })));
+  }
+  return made;
+}
+
+/** Entries of the sending inboxes' own lists, one in each list of each: reading or removing one needs one to exist. */
+async function createOwnListEntries(senders: readonly { inbox_id: string }[]) {
+  const made = [];
+  for (const { inbox_id } of senders) {
+    for (const [direction, type, entry] of [
+      ["receive", "block", "spam@example.com"],
+      ["send", "allow", "example.com"],
+    ] as const) {
+      const response = await fetch(
+        `${t.server.inbox.url}/v0/inboxes/${encodeURIComponent(inbox_id)}/lists/${direction}/${type}`,
+        {
+          method: "POST",
+          headers: { Authorization: `Bearer ${t.server.inbox.apiKey}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ entry }),
+        },
+      );
+      expect(response.status).toBe(200);
+      made.push({ context: { inbox_id, direction, type }, answer: (await response.json()) as unknown });
+    }
+  }
+  return made;
+}
+
 beforeAll(async () => {
   t = await startTestServer();
   keys.inbox.other = await t.server.createApiKey("inbox");
@@ -153,6 +199,8 @@ beforeAll(async () => {
   others = await createOtherKeyData();
   own = await createOwnDelivery();
   ownAttachments = await createOwnAttachments();
+  ownDrafts = await createOwnDrafts(own.senders);
+  ownListEntries = await createOwnListEntries(own.senders);
 });
 
 afterAll(async () => {
@@ -166,6 +214,8 @@ afterAll(async () => {
 
 describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (service: ServiceName) => {
   const model = loadServiceModel(service);
+  // Compiled while the suite is collected, before any connection to the server is open (see prepareFuzzRun).
+  const prepared = prepareFuzzRun(model, service === "inbox" ? HOSTED_DOMAINS : null);
   const operationIds = model.operations.map((operation) => operation.operationId).sort();
   const report = new FuzzReport(service, model.operations.length);
   // The budget grows with the operations, so that a spec gaining operations still reaches each one's success path.
@@ -176,11 +226,10 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
     "answers every generated request as the spec documents, with no failure of any kind",
     async () => {
       const address = service === "inbox" ? t.server.inbox : t.server.forum;
-      const run = createFuzzRun(model, report, {
+      const run = createFuzzRun(prepared, report, {
         baseUrl: address.url,
         keys: { own: address.apiKey, empty: keys[service].empty, bad: NEVER_ISSUED_KEY },
         isolation: service === "inbox" ? { secret: SECRET } : null,
-        hostedDomains: service === "inbox" ? HOSTED_DOMAINS : null,
       });
       for (const record of others[service]) {
         run.pool.harvest(record, "foreign");
@@ -190,15 +239,26 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
           run.pool.harvest(sender, "own");
         }
         for (const { webhook, log } of own.logs) {
+          run.pool.harvest(webhook, "own");
           run.pool.harvest(log, "own", { webhook_id: webhook.webhook_id });
+        }
+        for (const draft of ownDrafts) {
+          run.pool.adopt(draft.inbox_id, run.pool.harvest(draft, "own", { inbox_id: draft.inbox_id }));
+        }
+        for (const { context, answer } of ownListEntries) {
+          run.pool.adopt(context.inbox_id, run.pool.harvest(answer, "own", context));
         }
         for (const token of ownAttachments.tokens) {
           run.pool.add("token", token, "own");
         }
+        // Each message whole, its inbox among its ids: an attachment is drawn with the message, thread and inbox that
+        // hold it only when all of those are filed as the fuzzing tenant's own.
         for (const message of ownAttachments.made) {
-          for (const attachment of message.attachments ?? []) {
-            run.pool.harvest(attachment, "own", { inbox_id: message.inbox_id, message_id: message.message_id });
-          }
+          const filed = run.pool.harvest(message, "own");
+          run.pool.adopt(
+            message.inbox_id,
+            filed.filter((each) => each.key !== "inbox_id"),
+          );
         }
       }
       await run.run(settings);

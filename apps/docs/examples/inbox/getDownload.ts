@@ -1,16 +1,14 @@
 import { writeFile } from "node:fs/promises";
+import { createInboxClient } from "@pigeonhole/inbox";
 
-// A signed download_url needs no API key: anyone holding it gets the
-// bytes, for 15 minutes. Plain fetch is all it takes.
-const response = await fetch(
-  `${process.env.PIGEONHOLE_INBOX_BASE_URL}/v0/downloads/eyJ2IjoxfQ.c2lnbmF0dXJl`,
-);
-if (!response.ok) {
-  throw new Error(
-    `The link answered ${response.status}: ask for a fresh one.`,
-  );
-}
-await writeFile(
-  "invoice-2026-11.pdf",
-  Buffer.from(await response.arrayBuffer()),
-);
+const inbox = createInboxClient();
+
+// The token is the last part of a download_url. The link is its own
+// permission, for 15 minutes: anyone holding it gets the bytes, with
+// no API key (see the curl example). The client follows it as any
+// download, and an expired link rejects with NotFoundError.
+const bytes = await inbox.get("/v0/downloads/{token}", {
+  params: { path: { token: "eyJ2IjoxfQ.c2lnbmF0dXJl" } },
+  parseAs: "arrayBuffer",
+});
+await writeFile("invoice-2026-11.pdf", new Uint8Array(bytes));

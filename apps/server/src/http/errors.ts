@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { Context, ErrorHandler, Handler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ServerLogger } from "../logger.ts";
@@ -20,10 +21,26 @@ function problemResponse<Code extends string>(
   };
   // A body left unread (an oversize upload, or one refused before reading) makes the connection unusable for the
   // next request: say so, rather than let the client reuse a socket the server is about to drop.
-  if (c.req.raw.body !== null && !c.req.raw.bodyUsed) {
+  if (bodyLeftUnread(c)) {
     headers.connection = "close";
   }
   return answerJson(c, status, body, headers);
+}
+
+/**
+ * Whether the request came with a body that was not read to its end: refused before reading, or partway through (a
+ * chunked body past the size limit, which Hono's `bodyLimit` stops reading). On Node the request's own stream says
+ * so; a body begun is not a body read, and the rest of it would stall the connection until the server drops it.
+ */
+function bodyLeftUnread(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming === undefined) {
+    return c.req.raw.body !== null && !c.req.raw.bodyUsed;
+  }
+  const { headers } = incoming;
+  const hasBody =
+    headers["transfer-encoding"] !== undefined || Number.parseInt(headers["content-length"] ?? "0", 10) > 0;
+  return hasBody && !incoming.readableEnded;
 }
 
 /** A path no operation has: 404 in the envelope. */

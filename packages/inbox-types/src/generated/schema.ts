@@ -4381,8 +4381,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
-        /** @description The request is invalid: `q` is missing, too short or too long, holds no letter or digit or more than 32 words; `before` or `after` is not an ISO 8601 date-time; `limit` is outside 1 to 100; a `page_token` the service did not issue for this search (a token belongs to the exact query it came from); or an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the parameter and `details.code` the reason. */
-        BadRequestSearch: {
+        /** @description The request is invalid: `q` is missing, shorter than 2 or longer than 256 characters, holds no letter or digit or more than 32 words; `limit` is outside 1 to 100; or a `page_token` the service did not issue for this search (a token belongs to the exact query it came from). `error.type` is `validation_error`; `details.field` names the query parameter and `details.code` the reason. Fix the request before retrying. */
+        BadRequestInboxSearch: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4436,6 +4436,15 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The request is invalid: `q` is missing, too short or too long, holds no letter or digit or more than 32 words; `before` or `after` is not an ISO 8601 date-time; `limit` is outside 1 to 100; a `page_token` the service did not issue for this search (a token belongs to the exact query it came from); or an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the parameter and `details.code` the reason. */
+        BadRequestSearch: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The request is invalid: malformed JSON, an unknown field, a wrong type, a label that is not 1 to 64 characters, a system label (`sent`, `received`: `details.code` `SYSTEM_LABEL`), or an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
         BadRequestUpdateMessage: {
             headers: {
@@ -4447,6 +4456,24 @@ export interface components {
         };
         /** @description The request is invalid (malformed JSON, an unknown field, a wrong type, a value out of range; the recipients come from the message answered, so `to`, `cc` and `bcc` are not fields of a reply), or the inbox in the path is not in a domain the server hosts (`details.code` `DOMAIN_NOT_HOSTED`, `details.field` `inbox_id`): an inbox created before the server stopped hosting its domain can still be read, but sends nothing. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
         BadRequestReply: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: malformed JSON, an unknown field, no `message_ids` or more than 50 of them (`TOO_LONG`), an id that is not a string of 1 to 998 characters, or an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestBatchGet: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `thread_id` in the path holds the NUL character (U+0000), which no id can hold. `error.type` is `validation_error`, `details.field` `thread_id`, `details.code` `INVALID_VALUE`. Fix the request before retrying. */
+        BadRequestThreadPath: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4519,10 +4546,37 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description A query value is invalid: `start` or `end` that is not an ISO 8601 date-time, an `end` before `start`, a `period` outside 1 to 31,536,000 seconds or one that cuts the range into more than 10,000 periods, a `limit` outside 1 to 1,000, an unknown event type in `event_types`, a `descending` that is neither `true` nor `false`, or (counting one inbox's events) an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the parameter and `details.code` the reason. Fix the request before retrying. */
+        BadRequestEventMetrics: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: malformed JSON, a `name` that is not a string of 1 to 128 characters, or a field the service does not take (AgentMail's `permissions`, `expires_at` and public-key credentials among them: keys here are bearer keys that open the whole pod). `error.type` is `validation_error`; `details.field` names the offending field and `details.code` the reason. Fix the request before retrying. */
+        BadRequestCreateApiKey: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The pod has 100 API keys, the most it may have: delete one before creating another. `error.type` is `conflict_error`, `details.code` `API_KEY_LIMIT_REACHED`; the same request answers the same until then, so it carries `X-Should-Retry: false`. */
         ApiKeyLimitReached: {
             headers: {
                 "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `api_key_id` in the path is longer than 64 characters (a key's id is `key_` and 16 hex digits). `error.type` is `validation_error`, `details.field` `api_key_id`, `details.code` `TOO_LONG`. Fix the request before retrying. */
+        BadRequestApiKeyPath: {
+            headers: {
                 [name: string]: unknown;
             };
             content: {
@@ -4550,6 +4604,24 @@ export interface components {
         };
         /** @description The draft cannot be sent as it stands: it has no recipient in `to` (`REQUIRED`, `details.field` `to`) or more than 50 in all (`TOO_MANY_RECIPIENTS`), the body names a system label (`SYSTEM_LABEL`), or the inbox is outside the server's hosted domains (`DOMAIN_NOT_HOSTED`). `error.type` is `validation_error`. The draft stays; fix it with Update Draft and send it again. */
         BadRequestSendDraft: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The `draft_id` in the path is longer than 64 characters. `error.type` is `validation_error`, `details.field` `draft_id`, `details.code` `TOO_LONG`. Fix the request before retrying. */
+        BadRequestDraftPath: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
+        /** @description The request is invalid: `direction` or `type` is not one of its values, `limit` is outside 1 to 100, a `page_token` the service did not issue for this list, or (listing an inbox's entries) an `inbox_id` in the path that is not an address. `error.type` is `validation_error`; `details.field` names the parameter and `details.code` the reason. Fix the request before retrying. */
+        BadRequestListEntries: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4876,14 +4948,17 @@ export type ResponseInternalServerError = components['responses']['InternalServe
 export type ResponseBadRequestDomainNotHosted = components['responses']['BadRequestDomainNotHosted'];
 export type ResponseAddressTaken = components['responses']['AddressTaken'];
 export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
-export type ResponseBadRequestSearch = components['responses']['BadRequestSearch'];
+export type ResponseBadRequestInboxSearch = components['responses']['BadRequestInboxSearch'];
 export type ResponseBadRequestInboxPath = components['responses']['BadRequestInboxPath'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseBadRequestInboxList = components['responses']['BadRequestInboxList'];
 export type ResponseBadRequestSenderNotHosted = components['responses']['BadRequestSenderNotHosted'];
 export type ResponseIdempotencyKeyReused = components['responses']['IdempotencyKeyReused'];
+export type ResponseBadRequestSearch = components['responses']['BadRequestSearch'];
 export type ResponseBadRequestUpdateMessage = components['responses']['BadRequestUpdateMessage'];
 export type ResponseBadRequestReply = components['responses']['BadRequestReply'];
+export type ResponseBadRequestBatchGet = components['responses']['BadRequestBatchGet'];
+export type ResponseBadRequestThreadPath = components['responses']['BadRequestThreadPath'];
 export type ResponseBadRequestDownloadToken = components['responses']['BadRequestDownloadToken'];
 export type ResponseBadRequestInvalidUrl = components['responses']['BadRequestInvalidUrl'];
 export type ResponseWebhookLimitReached = components['responses']['WebhookLimitReached'];
@@ -4891,10 +4966,15 @@ export type ResponseBadRequestWebhookPath = components['responses']['BadRequestW
 export type ResponseClientIdTaken = components['responses']['ClientIdTaken'];
 export type ResponseDomainsManagedByOperator = components['responses']['DomainsManagedByOperator'];
 export type ResponseBadRequestDomainPath = components['responses']['BadRequestDomainPath'];
+export type ResponseBadRequestEventMetrics = components['responses']['BadRequestEventMetrics'];
+export type ResponseBadRequestCreateApiKey = components['responses']['BadRequestCreateApiKey'];
 export type ResponseApiKeyLimitReached = components['responses']['ApiKeyLimitReached'];
+export type ResponseBadRequestApiKeyPath = components['responses']['BadRequestApiKeyPath'];
 export type ResponseKeyInUse = components['responses']['KeyInUse'];
 export type ResponseBadRequestDraft = components['responses']['BadRequestDraft'];
 export type ResponseBadRequestSendDraft = components['responses']['BadRequestSendDraft'];
+export type ResponseBadRequestDraftPath = components['responses']['BadRequestDraftPath'];
+export type ResponseBadRequestListEntries = components['responses']['BadRequestListEntries'];
 export type ResponseBadRequestListEntry = components['responses']['BadRequestListEntry'];
 export type ResponseListLimitReached = components['responses']['ListLimitReached'];
 export type ParameterLimit = components['parameters']['Limit'];
@@ -5038,7 +5118,7 @@ export interface operations {
                     "application/json": components["schemas"]["SearchInboxesResponse"];
                 };
             };
-            400: components["responses"]["BadRequestSearch"];
+            400: components["responses"]["BadRequestInboxSearch"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5702,7 +5782,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchGetMessagesResponse"];
                 };
             };
-            400: components["responses"]["BadRequestUpdateMessage"];
+            400: components["responses"]["BadRequestBatchGet"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6079,7 +6159,7 @@ export interface operations {
                     "application/json": components["schemas"]["Thread"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestThreadPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -6721,7 +6801,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventMetrics"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestEventMetrics"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -6779,7 +6859,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventMetrics"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestEventMetrics"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -6843,7 +6923,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateApiKeyResponse"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestCreateApiKey"];
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["ApiKeyLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
@@ -6875,7 +6955,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestApiKeyPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -6904,7 +6984,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestApiKeyPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["KeyInUse"];
@@ -7238,7 +7318,7 @@ export interface operations {
                     "application/json": components["schemas"]["Draft"];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["BadRequestDraftPath"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -7285,7 +7365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListListEntriesResponse"];
                 };
             };
-            400: components["responses"]["BadRequestListEntry"];
+            400: components["responses"]["BadRequestListEntries"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -7458,7 +7538,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListListEntriesResponse"];
                 };
             };
-            400: components["responses"]["BadRequestListEntry"];
+            400: components["responses"]["BadRequestListEntries"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
