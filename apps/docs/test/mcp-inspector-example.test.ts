@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
@@ -18,7 +18,10 @@ const require = createRequire(import.meta.url);
 /** The address and key the guide names, which the test's server stands in for. */
 const GUIDE_INBOX_URL = "http://127.0.0.1:4010";
 
-/** Installs `name` into `project` as npm would: the package in `node_modules`, its bins in `node_modules/.bin`. */
+/**
+ * Installs `name` into `project` as npm would: the package in `node_modules`, its bins executable and linked in
+ * `node_modules/.bin`.
+ */
 async function install(project: string, name: string): Promise<void> {
   const manifestPath = require.resolve(`${name}/package.json`);
   const { bin = {} } = JSON.parse(await readFile(manifestPath, "utf8")) as { bin?: Record<string, string> };
@@ -27,6 +30,8 @@ async function install(project: string, name: string): Promise<void> {
   await symlink(dirname(manifestPath), installed, "dir");
   await mkdir(join(project, "node_modules/.bin"), { recursive: true });
   for (const [command, script] of Object.entries(bin)) {
+    // npm makes a bin's script executable when it installs it; a workspace build leaves it as tsc wrote it.
+    await chmod(join(installed, script), 0o755);
     await symlink(join(installed, script), join(project, "node_modules/.bin", command));
   }
 }
