@@ -3,9 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Stack, startStack, WRITER } from "./stack.ts";
 
 // The pane shows 5 posts a page, from one forum shared by every agent. The posts a test starts with are the writer's;
-// the page acts as one of the sample's three agents at a time. In `hot` order a score of 1 weighs log10(1) = 0, so
-// one vote moves nothing; the second agent's vote makes it 2, worth about 3.8 hours of age, and the post rises above
-// the newer ones. The tests check the page against the API after every step.
+// the page acts as one of the sample's three agents at a time. In `hot` order the author's own vote counts: a post
+// no other agent voted on has s = 1, worth log10(1) = 0, and another agent's first upvote makes it 2, worth about
+// 3.8 hours of age, so the post rises above the newer ones. The tests check the page against the API after every step.
+
+const EARLY = "An early comment.";
+const LATER = "A later comment.";
+const REPLY = "A reply to the early one.";
+const THREAD_TEXTS = [EARLY, LATER, REPLY];
 
 describe("the Forum pane, in Chromium", () => {
   let stack: Stack;
@@ -135,12 +140,14 @@ describe("the Forum pane, in Chromium", () => {
     expect([post.upvotes, post.downvotes, post.my_vote]).toEqual([1, 0, "up"]);
   });
 
-  it("puts a new post first, in hot and in new, and keeps its author from voting on it", async () => {
+  it("puts a new post first in new, and in hot above the posts no other agent voted on", async () => {
     const form = page.getByRole("form", { name: "New post" });
     await form.getByLabel("Title").fill("Fresh from the sample");
     await form.getByLabel("Content").fill("Written in the browser, posted by the sample's server.");
     await form.getByRole("button", { name: "Post" }).click();
-    await expect.poll(async () => (await titlesOnPage())[0]).toBe("Fresh from the sample");
+    // Post 3 keeps its upvote (s = 2, hours of age ahead): the new post, with its author's vote only, comes next.
+    const hotWithNewPost = ["Post 3", "Fresh from the sample", "Post 7", "Post 6", "Post 5"];
+    await expect.poll(titlesOnPage).toEqual(hotWithNewPost);
     expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
     await postItem("Fresh from the sample").getByText(`${agentNames[0]} (you)`).waitFor();
     expect(await voteButton("Fresh from the sample", "Upvote").isDisabled()).toBe(true);
@@ -150,13 +157,16 @@ describe("the Forum pane, in Chromium", () => {
     await expect.poll(titlesOnPage).toEqual(await titlesFromApi("new", 0));
     expect((await titlesOnPage())[0]).toBe("Fresh from the sample");
     await page.getByRole("button", { name: "hot", exact: true }).click();
-    await expect.poll(async () => (await titlesOnPage())[0]).toBe("Fresh from the sample");
+    await expect.poll(titlesOnPage).toEqual(hotWithNewPost);
 
-    // Another agent may vote on it.
+    // Another agent may vote on it: its first upvote makes s = 2, as Post 3's, and the newer post passes it.
     await actAs(2);
     await expect.poll(() => voteButton("Fresh from the sample", "Upvote").isEnabled()).toBe(true);
     await voteButton("Fresh from the sample", "Upvote").click();
     await expect.poll(() => scoreOf("Fresh from the sample")).toBe("1");
+    await expect.poll(titlesOnPage).toEqual(["Fresh from the sample", "Post 3", "Post 7", "Post 6", "Post 5"]);
+    expect(await titlesOnPage()).toEqual(await titlesFromApi("hot", 0));
+    await postItem("Fresh from the sample").getByText("▲ moved up 1 place").waitFor();
   });
 
   it("comments as one agent, and lets only that agent delete the comment, which stays as [deleted]", async () => {
@@ -197,6 +207,109 @@ describe("the Forum pane, in Chromium", () => {
     expect(response.status).toBe(404);
     expect(await page.getByRole("alert").count()).toBe(0);
   });
+
+  it("threads replies under their comment, and orders each level by the votes of other agents", async () => {
+    const post = postItem("Post 7");
+    const comments = post.getByRole("list", { name: "Comments" });
+    const say = async (text: string) => {
+      await post.getByLabel("Comment text").fill(text);
+      await post.getByRole("button", { name: "Comment", exact: true }).click();
+      await comments.getByText(text).waitFor();
+    };
+    /** The comments as the page lists them: each one's text, indented by its depth. */
+    const threadOnPage = async () =>
+      Promise.all(
+        (await comments.getByRole("listitem").all()).map(async (item) => {
+          const indent = await item.evaluate((element) => (element as HTMLElement).style.marginLeft);
+          const text = (await item.textContent()) ?? "";
+          return `${indent === "0em" ? "" : "  "}${THREAD_TEXTS.find((known) => text.includes(known))}`;
+        }),
+      );
+    const threadFromApi = async () => {
+      const { comments: listed } = await stack.writer.get("/api/v1/posts/{post_id}/comments", {
+        params: { path: { post_id: await postId("Post 7") } },
+      });
+      return listed.map((comment) => `${comment.depth === 0 ? "" : "  "}${comment.content}`);
+    };
+
+    await actAs(0);
+    await post.getByRole("button", { name: "0 comments" }).click();
+    await say(EARLY);
+    await say(LATER);
+
+    // The second agent upvotes the later comment: at the top level it now comes first.
+    await actAs(1);
+    await comments.getByRole("button", { name: `Upvote comment: ${LATER}` }).click();
+    await expect.poll(threadOnPage).toEqual([LATER, EARLY]);
+    expect(await comments.getByRole("button", { name: `Upvote comment: ${LATER}` }).getAttribute("aria-pressed")).toBe(
+      "true",
+    );
+
+    // Its reply to the early comment is listed right under it, indented; its own comment has no vote buttons.
+    await comments.getByRole("button", { name: `Reply to comment: ${EARLY}` }).click();
+    await post.getByText(`Replying to ${agentNames[0]}: ${EARLY}`).waitFor();
+    await say(REPLY);
+    await expect.poll(threadOnPage).toEqual([LATER, EARLY, `  ${REPLY}`]);
+    expect(await threadOnPage()).toEqual(await threadFromApi());
+    expect(await comments.getByRole("button", { name: `Upvote comment: ${REPLY}` }).count()).toBe(0);
+    await post.getByRole("button", { name: "3 comments" }).waitFor();
+    await stack.screenshot(page, "forum-threaded-comments");
+  });
+
+  it("finds posts and comments by their words, and shows the posts of a followed author in the feed", async () => {
+    const search = forum().getByRole("form", { name: "Search" });
+    const results = forum().getByRole("list", { name: "Search results" });
+    const feedButton = forum().getByRole("button", { name: "Your feed", exact: true });
+
+    // The second agent follows no one yet: its feed is empty.
+    await feedButton.click();
+    await forum().getByText("Your feed is empty.").waitFor();
+    expect(await titlesOnPage()).toEqual([]);
+
+    await search.getByLabel("Search words").fill("early");
+    await search.getByRole("button", { name: "Search" }).click();
+    await results.getByText(EARLY).waitFor();
+    const found = await stack.writer.get("/api/v1/search", { params: { query: { q: "early", limit: 10 } } });
+    // Both comments with the word, as the API ranks them, each typed and with its author to follow.
+    expect(found.results.map((result) => result.type)).toEqual(["comment", "comment"]);
+    expect(found.results.map((result) => result.content).sort()).toEqual([EARLY, REPLY].sort());
+    expect(await results.getByRole("listitem").allTextContents()).toEqual(
+      found.results.map((result) => expect.stringContaining(result.content)),
+    );
+
+    await search.getByLabel("Search words").fill("seven");
+    await search.getByRole("button", { name: "Search" }).click();
+    await results.getByText("Number 7 of seven.").waitFor();
+    await results
+      .getByRole("button", { name: `follow ${WRITER}` })
+      .first()
+      .click();
+    // The feed reloads with the writer's posts, in the order the API gives.
+    await expect.poll(titlesOnPage).toContain("Post 7");
+    const feed = await (await stack.agents.client(await agentId(1))).get("/api/v1/feed", {
+      params: { query: { sort: "hot", limit: 5 } },
+    });
+    expect(await titlesOnPage()).toEqual(feed.posts.map((post) => post.title));
+    expect(feed.posts.every((post) => post.author.name === WRITER)).toBe(true);
+    await stack.screenshot(page, "forum-feed-followed");
+
+    // The third agent subscribes to the community every post is in: its feed holds them all.
+    await actAs(2);
+    await forum().getByText("Your feed is empty.").waitFor();
+    await forum().getByRole("button", { name: "Subscribe to general" }).click();
+    await expect.poll(titlesOnPage).toEqual(await titlesFromApi("hot", 0));
+    expect(await page.getByRole("alert").count()).toBe(0);
+    await forum().getByRole("button", { name: "All posts", exact: true }).click();
+  });
+
+  /** The id of the sample's agent at this index, from the sample's server. */
+  async function agentId(index: number): Promise<string> {
+    const agent = (await stack.agents.list())[index]?.agent;
+    if (agent === undefined) {
+      throw new Error(`No agent at ${index}`);
+    }
+    return agent.id;
+  }
 
   /** The id of the post with this title, from the API. */
   async function postId(title: string): Promise<string> {

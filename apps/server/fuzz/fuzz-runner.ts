@@ -4,6 +4,7 @@ import { createSpecAjv, detachSchema } from "../src/spec/ajv.ts";
 import { responseValidator } from "../test/support/test-server.ts";
 import type { Answer, AnswerJudges } from "./answer-checks.ts";
 import { judgeAnswer } from "./answer-checks.ts";
+import { createLinkReader } from "./answer-links.ts";
 import { createFormatChecks } from "./format-checks.ts";
 import type { FuzzReport } from "./fuzz-report.ts";
 import type { FuzzSettings } from "./fuzz-settings.ts";
@@ -56,6 +57,12 @@ const SCHEMA_REFUSALS = {
     );
   },
 };
+
+/**
+ * Operations that use up what their path names, which the spec says and no shape shows: a sent draft is gone (a
+ * second send, or any read of it, is a 404).
+ */
+const USED_UP_BY: Readonly<Record<string, string>> = { sendDraft: "draft_id" };
 
 const REQUEST_TIMEOUT_MS = 10_000;
 /** A wait since the last answer past which the event loop is let turn before the next request (see settle). */
@@ -169,6 +176,7 @@ export function createFuzzRun(prepared: FuzzPreparation, report: FuzzReport, tar
       ),
   );
   const pool = new IdPool(namedKeys);
+  const linkedParameters = createLinkReader(target.baseUrl, model.operations);
   /** Per operation, the names its request carries: its parameters, and every property of its body's schema. */
   const fieldsByOperation = new Map<string, Set<string>>();
   const requestFields = (operation: SentRequest["operation"]): Set<string> => {
@@ -279,6 +287,15 @@ export function createFuzzRun(prepared: FuzzPreparation, report: FuzzReport, tar
       return;
     }
     const filed = pool.harvest(answer.body, "own", sent.pathValues);
+    // What a link of the answer names (a download's token) opens what the request named: it goes when that goes.
+    for (const linked of linkedParameters(answer.body)) {
+      const opened = Object.entries(linked)
+        .filter(([key, id]) => pool.add(key, id, "own"))
+        .map(([key, id]) => ({ key, id }));
+      for (const parent of Object.values(sent.pathValues)) {
+        pool.adopt(parent, opened);
+      }
+    }
     if (sent.method === "POST") {
       pool.relate(sentNames(sent.bodyText), "own", sent.pathValues);
       // What a POST under a path creates (a post's comment) goes when what the path names goes.
@@ -298,6 +315,11 @@ export function createFuzzRun(prepared: FuzzPreparation, report: FuzzReport, tar
       ) {
         pool.remove(last, sent.pathValues[last] ?? "");
       }
+    }
+    const usedUp = USED_UP_BY[operationId];
+    const usedUpId = usedUp === undefined ? undefined : sent.pathValues[usedUp];
+    if (usedUp !== undefined && usedUpId !== undefined) {
+      pool.remove(usedUp, usedUpId);
     }
     const key = sent.headers.get("idempotency-key");
     const replayed = key !== null && answeredKeys.has(key);

@@ -163,6 +163,20 @@ export function requestDrafts(
     ),
   );
 
+  // Where the answer may come as bytes or as JSON, a request asks for one of them, or leaves it to the default.
+  const acceptEntries =
+    operation.answerMediaTypes.length === 0
+      ? fc.constant([] as [string, unknown][])
+      : fc.oneof(
+          { weight: 1, arbitrary: fc.constant([] as [string, unknown][]) },
+          {
+            weight: 2,
+            arbitrary: fc
+              .constantFrom(...operation.answerMediaTypes)
+              .map((type) => [["Accept", type]] as [string, unknown][]),
+          },
+        );
+
   const contentType = fc.oneof(
     { weight: 8, arbitrary: fc.constant<string | null>("application/json") },
     { weight: 1, arbitrary: fc.constantFrom<string | null>(...CONTENT_TYPES, null) },
@@ -218,7 +232,7 @@ export function requestDrafts(
       { weight: 3, arbitrary: fc.tuple(...queryEntries, unknownQuery).map((lists) => lists.flat()) },
       { weight: 1, arbitrary: requiredQuery.map((lists) => lists.flat()) },
     ),
-    headers: fc.tuple(...headerEntries).map((lists) => lists.flat()),
+    headers: fc.tuple(...headerEntries, acceptEntries).map((lists) => lists.flat()),
     body,
     credentials: fc.oneof(
       { weight: 30, arbitrary: fc.constant<Credentials>("own") },

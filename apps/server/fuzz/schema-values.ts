@@ -48,6 +48,8 @@ const EXAMPLE_ODDS = 2;
 const FEW_ITEMS_ODDS = 3;
 /** How much likelier an object with any of its optional properties is than one with only the required ones. */
 const ANY_PROPERTIES_ODDS = 3;
+/** How many optional properties make an object drawn with one of them alone too. */
+const MANY_OPTIONAL_PROPERTIES = 6;
 
 type JsonType = "null" | "boolean" | "integer" | "number" | "string" | "array" | "object";
 
@@ -65,6 +67,16 @@ const jsonTypeOf = (value: unknown): JsonType[] => {
 };
 
 /**
+ * Fields whose items are ids of a kind their name does not end in: a draft's `remove_attachments` names attachment
+ * ids, of which only the draft's own are taken.
+ */
+const ID_LIST_FIELDS: Readonly<Record<string, string>> = { remove_attachments: "attachment_id" };
+
+/** Whether a field's values are ids (`message_ids`, `remove_attachments`), of which only issued ones name anything. */
+const namesIds = (field: string | null): boolean =>
+  field !== null && (field.endsWith("_id") || field.endsWith("_ids") || field in ID_LIST_FIELDS);
+
+/**
  * The pool a named field draws from: `post_id` from post ids, `inbox_ids` items from inbox ids, `agent_name` from
  * agents' names, e-mail fields from inbox addresses (so that sends reach hosted inboxes). Unnamed values (path
  * parameters) draw nothing.
@@ -72,6 +84,10 @@ const jsonTypeOf = (value: unknown): JsonType[] => {
 export function poolKeyOf(field: string | null, schema: JsonSchema): string | null {
   if (field === null) {
     return null;
+  }
+  const listed = ID_LIST_FIELDS[field];
+  if (listed !== undefined) {
+    return listed;
   }
   if (schema.format === "email") {
     return "inbox_id";
@@ -233,7 +249,8 @@ export function createSchemaValues(document: OpenApiDocument, hostedDomains: rea
       : fc.oneof(...typesOf(schema).map((type) => validOfType(type, schema, field, depth)));
     // The spec's own examples: what a field means where its schema says little (a list entry is an address or a
     // domain), so that a request reaches what it does, not only its checks.
-    const examples = Array.isArray(schema.examples) ? (schema.examples as unknown[]) : [];
+    // Not for a field naming ids, though: an example's id names nothing the server holds, and ids come from the pool.
+    const examples = Array.isArray(schema.examples) && !namesIds(field) ? (schema.examples as unknown[]) : [];
     // A plain string (no format, no pattern) says least of all: its examples are drawn as often as anything else.
     const plain = schema.type === "string" && schema.format === undefined && schema.pattern === undefined;
     return examples.length === 0
@@ -295,13 +312,23 @@ export function createSchemaValues(document: OpenApiDocument, hostedDomains: rea
     );
     // Sometimes only what is required: each optional property drawn is one more way for a valid request to name
     // something missing (a reply to no message) or to clash with another (a reply to all, with recipients).
-    const record = fc.oneof(
+    const requiredOnly = Object.fromEntries(required.map((name) => [name, drawn[name] as fc.Arbitrary<unknown>]));
+    const shapes = [
       { weight: ANY_PROPERTIES_ODDS, arbitrary: fc.record(drawn, { requiredKeys: required }) },
-      {
+      { weight: 1, arbitrary: fc.record(requiredOnly) },
+    ];
+    // Where there are many optional properties (an update of a draft), sometimes one of them alone, as an update of
+    // one field is sent: a body drawing many of them seldom has every one right.
+    const optional = Object.keys(properties).filter((name) => !required.includes(name));
+    if (optional.length >= MANY_OPTIONAL_PROPERTIES) {
+      shapes.push({
         weight: 1,
-        arbitrary: fc.record(Object.fromEntries(required.map((name) => [name, drawn[name] as fc.Arbitrary<unknown>]))),
-      },
-    );
+        arbitrary: fc
+          .constantFrom(...optional)
+          .chain((name) => fc.record({ ...requiredOnly, [name]: drawn[name] as fc.Arbitrary<unknown> })),
+      });
+    }
+    const record = fc.oneof(...shapes);
     const additional = schema.additionalProperties;
     if (additional === undefined || typeof additional === "boolean") {
       return record;

@@ -159,7 +159,12 @@ export function toSentRequest(draft: RequestDraft, setting: SendSetting): SentRe
   }
   let bodyText: string | undefined;
   if (draft.body.kind !== "none" && !NO_BODY_METHODS.has(draft.method)) {
-    bodyText = draft.body.kind === "json" ? toJsonText(fillReferences(draft.body.value, lookup)) : draft.body.text;
+    // An id of the body is drawn to go with the path's (an attachment of the draft the path names), unless the path
+    // names one of its kind itself: a message is sent to any inbox, not only to the one sending it.
+    const lookupInBody = (reference: PoolReference) =>
+      reference.key in chosen ? lookup(reference) : lookupAlong(reference);
+    bodyText =
+      draft.body.kind === "json" ? toJsonText(fillReferences(draft.body.value, lookupInBody)) : draft.body.text;
     if (draft.body.contentType !== null) {
       headers.set("Content-Type", draft.body.contentType);
     }

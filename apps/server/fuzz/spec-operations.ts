@@ -33,6 +33,11 @@ export interface FuzzOperation {
   public: boolean;
   /** Set when a 2xx answer means a resource was created that must then be readable. */
   readBack: ReadBack | null;
+  /**
+   * The media types its success answers in, where it documents more than one (bytes, or JSON for a request that asks
+   * for it): a request may ask for any of them with `Accept`.
+   */
+  answerMediaTypes: string[];
 }
 
 export interface ServiceModel {
@@ -80,6 +85,7 @@ export function loadServiceModel(service: ServiceName): ServiceModel {
       pathMethods: walked.filter((other) => other.path === path).map((other) => other.method.toUpperCase()),
       public: open,
       readBack: method !== "post" ? null : open ? registrationReadBack(path, getPaths) : readBackOf(path, getPaths),
+      answerMediaTypes: successMediaTypes(document, operation.responses),
     };
   });
   return { service, document, operations };
@@ -96,6 +102,20 @@ function dereference(document: OpenApiDocument, schema: JsonSchema): JsonSchema 
     current = (target ?? {}) as JsonSchema;
   }
   return current;
+}
+
+/** The media types of an operation's 2xx answers, when there is more than one to choose from. */
+function successMediaTypes(document: OpenApiDocument, responses: Record<string, unknown>): string[] {
+  const types = new Set<string>();
+  for (const [status, response] of Object.entries(responses)) {
+    if (/^2\d\d$/.test(status)) {
+      const content = (dereference(document, response as JsonSchema).content ?? {}) as Record<string, unknown>;
+      for (const type of Object.keys(content)) {
+        types.add(type);
+      }
+    }
+  }
+  return types.size > 1 ? [...types] : [];
 }
 
 function readBackOf(path: string, getPaths: string[]): ReadBack | null {

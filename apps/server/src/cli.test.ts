@@ -329,6 +329,7 @@ const EXAMPLES: { [Name in OptionName]: { argv: string[]; value: NonNullable<Com
   claimLeaseMs: { argv: ["--claim-lease-ms", "5000"], value: 5_000 },
   webhooksPerPod: { argv: ["--webhooks-per-pod", "5"], value: 5 },
   listEntriesPerPod: { argv: ["--list-entries-per-pod", "7"], value: 7 },
+  draftsPerPod: { argv: ["--drafts-per-pod", "9"], value: 9 },
   websocketConnectionsPerKey: { argv: ["--websocket-connections-per-key", "4"], value: 4 },
   eventPollMs: { argv: ["--event-poll-ms", "500"], value: 500 },
   testControl: { argv: ["--test-control"], value: true },
@@ -419,6 +420,7 @@ describe("pigeonhole-server's options", () => {
       ...given(["inboxSendsPerDay", "forumReadsPerMinute", "forumWritesPerMinute", "forumRegistrationsPerHour"]),
       ...given(["authFailuresPerMinute", "webhookRetryDelaysMs", "webhookClaimMs", "webhooksPerPod"]),
       ...given(["websocketConnectionsPerKey", "eventPollMs", "testControlKey", "claimLeaseMs", "listEntriesPerPod"]),
+      ...given(["draftsPerPod"]),
       ...["--host", "127.0.0.1", "--smtp-host", "127.0.0.1", "--dkim-key", dkimKey, "--dev-keys", "--test-control"],
       ...["--smtp-tls-cert", tlsCert, "--smtp-tls-key", tlsKey],
     ]);

@@ -27,8 +27,8 @@ const clock = new ManualClock();
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 
 beforeAll(async () => {
-  // Two webhooks per pod: the contract's pod reaches the cap with its second and is refused a third.
-  t = await startTestServer({ webhooksPerPod: 2, listEntriesPerPod: 2 });
+  // Two webhooks (list entries, drafts) per pod: the contract's pod reaches the cap with its second and is refused a third.
+  t = await startTestServer({ webhooksPerPod: 2, listEntriesPerPod: 2, draftsPerPod: 2 });
   // One request per minute per key, on a clock that never moves: a key's second request is always a 429.
   limited = await startTestServer({
     clock,
@@ -522,6 +522,10 @@ describe("inbox contract", () => {
     const sendRoute = "/v0/inboxes/{inbox_id}/drafts/{draft_id}/send" as const;
     const unaddressed = expectData(await c.POST(draftsRoute, { ...draftsPath, body: {} }));
     const unaddressedPath = { params: { path: { inbox_id: drafting.inbox_id, draft_id: unaddressed.draft_id } } };
+    // The pod holds 2 drafts, the most it may (draftsPerPod): a third is refused.
+    expect((await c.POST(draftsRoute, { ...draftsPath, body: {} })).error?.error.details.code).toBe(
+      "DRAFT_LIMIT_REACHED",
+    );
     await c.POST(sendRoute, { ...unaddressedPath, body: {} });
     await c.POST(sendRoute, { ...draftPath, body: oversize as never });
     await stranger.POST(sendRoute, { ...draftPath, body: {} });
@@ -791,6 +795,10 @@ describe("forum contract", () => {
     const moderators = "/api/v1/communities/{community_name}/moderators" as const;
     const nowhere = { params: { path: { community_name: "nowhere" } } };
     expectData(await c.POST(moderators, { ...communityPath, body: { agent_name: "other-agent" } }));
+    const keyedModerator = { params: { ...communityPath.params, header: { "Idempotency-Key": "contract-moderator" } } };
+    expectData(await c.POST(moderators, { ...keyedModerator, body: { agent_name: "other-agent" } }));
+    const reusedModerator = await c.POST(moderators, { ...keyedModerator, body: { agent_name: "outsider-agent" } });
+    expect(reusedModerator.error?.code).toBe("IDEMPOTENCY_KEY_REUSED");
     await c.POST(moderators, { ...communityPath, body: { agent_name: "Bad Name" } });
     await outsider.POST(moderators, { ...communityPath, body: { agent_name: "outsider-agent" } });
     await c.POST(moderators, { ...nowhere, body: { agent_name: "other-agent" } });

@@ -101,6 +101,11 @@ export interface ServerOptions {
    */
   listEntriesPerPod?: number;
   /**
+   * Drafts one pod may hold over all its inboxes (`DEFAULT_DRAFTS_PER_POD` unless given): creating one more answers
+   * 409 `DRAFT_LIMIT_REACHED`. Each draft keeps up to 10 MiB of attachments, so this bounds what one pod stores there.
+   */
+  draftsPerPod?: number;
+  /**
    * How often the live event stream reads the event log for events no notification announced (PostgreSQL NOTIFY, or
    * this instance's own commits). A safety net: events normally arrive at once. Default 2 s.
    */
@@ -202,6 +207,7 @@ export interface ResolvedOptions {
   claimLeaseMs: number;
   webhooksPerPod: number;
   listEntriesPerPod: number;
+  draftsPerPod: number;
   eventPollMs: number;
   websocketConnectionsPerKey: number;
   shutdownGraceMs: number;
@@ -441,6 +447,7 @@ export function resolveOptions(
     claimLeaseMs: claimLease(options.claimLeaseMs ?? DEFAULTS.claimLeaseMs),
     webhooksPerPod: positiveInteger("webhooksPerPod", options.webhooksPerPod ?? DEFAULTS.webhooksPerPod),
     listEntriesPerPod: positiveInteger("listEntriesPerPod", options.listEntriesPerPod ?? DEFAULTS.listEntriesPerPod),
+    draftsPerPod: positiveInteger("draftsPerPod", options.draftsPerPod ?? DEFAULTS.draftsPerPod),
     eventPollMs: positiveInteger("eventPollMs", options.eventPollMs ?? DEFAULTS.eventPollMs),
     websocketConnectionsPerKey: positiveInteger(
       "websocketConnectionsPerKey",

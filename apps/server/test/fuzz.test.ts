@@ -140,31 +140,40 @@ async function createOwnAttachments() {
         headers: { Authorization: `Bearer ${t.server.inbox.apiKey}`, Accept: "application/json" },
       });
       const link = (await response.json()) as { download_url: string };
-      tokens.push(decodeURIComponent(new URL(link.download_url).pathname.split("/").at(-1) ?? ""));
+      const token = decodeURIComponent(new URL(link.download_url).pathname.split("/").at(-1) ?? "");
+      tokens.push({ token, inboxId: message.inbox_id, messageId: message.message_id });
     }
   }
   return { made, tokens };
 }
 
-/** Drafts ready to send, in the inboxes that send: drawn sends and deletions use some up, the rest stay reachable. */
-const OWN_DRAFTS = 8;
+/** Drafts ready to send: drawn sends and deletions use some up, the rest stay reachable. */
+const OWN_DRAFTS = 36;
+/** Inboxes holding them: a drawn deletion of one inbox takes its drafts along, the others' stay. */
+const OWN_DRAFT_INBOXES = 9;
 
 /**
- * Drafts with a recipient: a draft drawn from its schema seldom has one, and only such a draft can be sent. Each is
- * filed with its inbox, which removes it when deleted.
+ * Drafts with a recipient: a draft drawn from its schema seldom has one, and only such a draft can be sent. Each holds
+ * an attachment, which only an update naming that draft's own attachment id removes. Each is filed with its inbox,
+ * which removes it when deleted.
  */
-async function createOwnDrafts(senders: readonly { inbox_id: string }[]) {
+async function createOwnDrafts() {
+  const inboxes = [];
+  for (let copy = 0; copy < OWN_DRAFT_INBOXES; copy++) {
+    inboxes.push(expectData(await t.inbox.POST("/v0/inboxes", { body: { username: `fuzzer-drafts-${copy}` } })));
+  }
   const made = [];
   for (let copy = 0; copy < OWN_DRAFTS; copy++) {
-    const inbox = senders[copy % senders.length];
+    const inbox = inboxes[copy % inboxes.length];
     if (inbox === undefined) {
       break;
     }
     const params = { path: { inbox_id: inbox.inbox_id } };
-    const body = { to: ["someone@example.com"], subject: `Draft ${copy}`, text: "Own." };
+    const attachments = [{ filename: "draft.txt", content: "RHJhZnQu" }];
+    const body = { to: ["someone@example.com"], subject: `Draft ${copy}`, text: "Own.", attachments };
     made.push(expectData(await t.inbox.POST("/v0/inboxes/{inbox_id}/drafts", { params, body })));
   }
-  return made;
+  return { inboxes, made };
 }
 
 /** Entries of the sending inboxes' own lists, one in each list of each: reading or removing one needs one to exist. */
@@ -199,7 +208,7 @@ beforeAll(async () => {
   others = await createOtherKeyData();
   own = await createOwnDelivery();
   ownAttachments = await createOwnAttachments();
-  ownDrafts = await createOwnDrafts(own.senders);
+  ownDrafts = await createOwnDrafts();
   ownListEntries = await createOwnListEntries(own.senders);
 });
 
@@ -242,14 +251,20 @@ describe.each(["inbox", "forum"] as const)("the %s API, fuzzed from its spec", (
           run.pool.harvest(webhook, "own");
           run.pool.harvest(log, "own", { webhook_id: webhook.webhook_id });
         }
-        for (const draft of ownDrafts) {
+        for (const inbox of ownDrafts.inboxes) {
+          run.pool.harvest(inbox, "own");
+        }
+        for (const draft of ownDrafts.made) {
           run.pool.adopt(draft.inbox_id, run.pool.harvest(draft, "own", { inbox_id: draft.inbox_id }));
         }
         for (const { context, answer } of ownListEntries) {
           run.pool.adopt(context.inbox_id, run.pool.harvest(answer, "own", context));
         }
-        for (const token of ownAttachments.tokens) {
+        // A link opens its message of its inbox: it goes when either goes.
+        for (const { token, inboxId, messageId } of ownAttachments.tokens) {
           run.pool.add("token", token, "own");
+          run.pool.adopt(inboxId, [{ key: "token", id: token }]);
+          run.pool.adopt(messageId, [{ key: "token", id: token }]);
         }
         // Each message whole, its inbox among its ids: an attachment is drawn with the message, thread and inbox that
         // hold it only when all of those are filed as the fuzzing tenant's own.

@@ -88,7 +88,7 @@ describe("agents", () => {
       id: string;
       name: string;
       description: string | null;
-      metadata: { [key: string]: unknown } | null;
+      metadata: { [key: string]: string | number | boolean } | null;
       karma: number;
       follower_count: number;
       following_count: number;

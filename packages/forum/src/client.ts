@@ -35,6 +35,7 @@ export type ForumClient = ApiClient<calls, OffsetPage, ForumRequestOptions>;
  */
 const idempotentOperations: Record<OperationsWithHeader<paths, "Idempotency-Key">, true> = {
   "POST /api/v1/communities": true,
+  "POST /api/v1/communities/{community_name}/moderators": true,
   "POST /api/v1/posts": true,
   "POST /api/v1/posts/{post_id}/comments": true,
 };

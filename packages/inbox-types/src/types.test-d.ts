@@ -44,10 +44,11 @@ type JsonBody<Op, Status extends number> = Op extends {
   : never;
 
 describe("Inbox", () => {
-  it("has the seed's fields, all required, with nullable display_name and client_id, and optional metadata", () => {
+  it("has the seed's fields and email, all required, with nullable display_name and client_id, and optional metadata", () => {
     expectTypeOf<Inbox>().toEqualTypeOf<{
       pod_id: string;
       inbox_id: string;
+      email: string;
       display_name: string | null;
       client_id: string | null;
       created_at: string;
@@ -174,8 +175,20 @@ describe("threads", () => {
   it("carry the seed's fields, and Get Thread adds the messages", () => {
     expectTypeOf<ThreadItem["participants"]>().toEqualTypeOf<string[]>();
     expectTypeOf<ThreadItem["message_count"]>().toEqualTypeOf<number>();
-    expectTypeOf<Omit<Thread, "messages">>().toEqualTypeOf<ThreadItem>();
+    expectTypeOf<Omit<Thread, "messages" | "count">>().toEqualTypeOf<ThreadItem>();
     expectTypeOf<Thread["messages"]>().toEqualTypeOf<Message[]>();
+    expectTypeOf<Thread["count"]>().toEqualTypeOf<number>();
+  });
+
+  it("carry AgentMail's summary of their messages", () => {
+    expectTypeOf<ThreadItem["senders"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<ThreadItem["recipients"]>().toEqualTypeOf<string[]>();
+    expectTypeOf<ThreadItem["last_message_id"]>().toEqualTypeOf<string>();
+    expectTypeOf<ThreadItem["size"]>().toEqualTypeOf<number>();
+    expectTypeOf<ThreadItem["preview"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<ThreadItem["timestamp"]>().toEqualTypeOf<string>();
+    expectTypeOf<ThreadItem["sent_timestamp"]>().toEqualTypeOf<string | null>();
+    expectTypeOf<ThreadItem["received_timestamp"]>().toEqualTypeOf<string | null>();
   });
 });
 

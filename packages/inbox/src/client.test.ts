@@ -30,6 +30,7 @@ const client = (fetch: InboxClientOptions["fetch"], options: InboxClientOptions 
 const inboxRecord = (n: number): Inbox => ({
   pod_id: "3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60",
   inbox_id: `agent-${n}@pigeonhole.test`,
+  email: `agent-${n}@pigeonhole.test`,
   display_name: null,
   client_id: null,
   created_at: "2026-11-22T09:30:00.000Z",

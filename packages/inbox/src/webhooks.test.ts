@@ -47,6 +47,14 @@ const receivedEvent: MessageReceivedEvent = {
     last_message_at: "2026-11-22T09:29:58.000Z",
     created_at: "2026-11-22T09:29:58.000Z",
     updated_at: "2026-11-22T09:29:58.000Z",
+    timestamp: "2026-11-22T09:29:58.000Z",
+    received_timestamp: "2026-11-22T09:29:58.000Z",
+    sent_timestamp: null,
+    senders: ["Ada <ada@pigeonhole.test>"],
+    recipients: ["support@pigeonhole.test"],
+    last_message_id: "<0b5c8e2f@pigeonhole.test>",
+    preview: "Hi there",
+    size: 512,
   },
 };
 const body = JSON.stringify(receivedEvent);

@@ -21,7 +21,7 @@ const sharedErrors: Record<string, string> = {
 const KEYLESS = "registerAgent";
 
 /** The writes that take an `Idempotency-Key`. */
-const IDEMPOTENT_WRITES = ["createComment", "createCommunity", "createPost"];
+const IDEMPOTENT_WRITES = ["addModerator", "createComment", "createCommunity", "createPost"];
 
 /** The 403s other than "only its author may delete it": moderation, with its own response. */
 const MODERATION = ["addModerator", "deleteModerator", "pinPost", "deletePin"];
@@ -38,6 +38,7 @@ const BODYLESS_POSTS = ["pinPost", "followAgent", "subscribeCommunity"];
 const SPECIFIC_CODES: Record<string, string[]> = {
   SELF_VOTE: ["votePost", "voteComment"],
   SELF_FOLLOW: ["followAgent"],
+  REPLY_TOO_DEEP: ["createComment"],
 };
 /** 400 examples whose message names no field: the operation's own rules, beyond the schema. */
 const RULE_EXAMPLES: Record<string, string[]> = { addModerator: ["ownerAsModerator"] };
@@ -81,7 +82,7 @@ describe("the operations of the forum bundle", () => {
     expect(all.length).toBeGreaterThanOrEqual(20);
   });
 
-  it("takes an Idempotency-Key on exactly the three creates, the one shared header parameter", () => {
+  it("takes an Idempotency-Key on exactly the creates, the one shared header parameter", () => {
     const withKey = all
       .filter((op) => op.parameters.some((p) => p.name === "Idempotency-Key"))
       .map((op) => String(op.operation.operationId))

@@ -201,3 +201,20 @@ describe("deleting an inbox", () => {
     expect(text).toContain("no longer match it");
   });
 });
+
+describe("AgentMail's thread summary", () => {
+  it("every thread carries what its messages say, under AgentMail's names, and Get Thread counts its messages", () => {
+    for (const name of ["ThreadItem", "Thread"]) {
+      expect(property(name, "senders")).toMatchObject({ type: "array", items: { type: "string" } });
+      expect(property(name, "recipients")).toMatchObject({ type: "array", items: { $ref: ref("EmailAddress") } });
+      expect(property(name, "last_message_id").type).toBe("string");
+      expect(property(name, "size")).toMatchObject({ type: "integer", minimum: 0 });
+      expect(property(name, "preview").type).toEqual(["string", "null"]);
+      expect(property(name, "timestamp")).toMatchObject({ type: "string", format: "date-time" });
+      for (const nullable of ["sent_timestamp", "received_timestamp"]) {
+        expect(property(name, nullable)).toMatchObject({ type: ["string", "null"], format: "date-time" });
+      }
+    }
+    expect(str(property("Thread", "count"), "description")).toContain("message_count");
+  });
+});

@@ -28,6 +28,7 @@ const CONFLICTS: Record<string, string> = {
   createWebhook: "WEBHOOK_LIMIT_REACHED",
   createListEntry: "LIST_LIMIT_REACHED",
   createInboxListEntry: "LIST_LIMIT_REACHED",
+  createDraft: "DRAFT_LIMIT_REACHED",
 };
 /** Operations whose path parameters are enums only: they name nothing that could be missing, so never answer 404. */
 const NOTHING_TO_FIND = ["listListEntries", "createListEntry"];

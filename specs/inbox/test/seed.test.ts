@@ -201,19 +201,12 @@ describe("authentication", () => {
 
 describe("inboxes", () => {
   it("an Inbox has pod_id, inbox_id, display_name, created_at, updated_at and client_id, all required", () => {
-    expect(schema("Inbox").required).toEqual([
-      "pod_id",
-      "inbox_id",
-      "display_name",
-      "client_id",
-      "created_at",
-      "updated_at",
-    ]);
-    // Beyond the seed, additive and optional: `metadata` (AgentMail's, set by Update Inbox).
-    const added = ["metadata"];
-    expect(Object.keys(obj(schema("Inbox"), "properties")).sort()).toEqual(
-      ["client_id", "created_at", "display_name", "inbox_id", "pod_id", "updated_at", ...added].sort(),
-    );
+    // Beyond the seed, additive: `email` (required, the address again under AgentMail's name) and `metadata`
+    // (AgentMail's, set by Update Inbox).
+    const seedRequired = ["pod_id", "inbox_id", "display_name", "client_id", "created_at", "updated_at"];
+    const added = ["email", "metadata"];
+    expect([...(schema("Inbox").required as string[])].sort()).toEqual([...seedRequired, "email"].sort());
+    expect(Object.keys(obj(schema("Inbox"), "properties")).sort()).toEqual([...seedRequired, ...added].sort());
   });
 
   it("pod_id is a UUID and inbox_id is the <username>@<domain> address", () => {
@@ -559,6 +552,17 @@ describe("messages", () => {
 });
 
 describe("threads", () => {
+  /** Added beyond the seed, AgentMail's names (see additions.test.ts). */
+  const AGENTMAIL_THREAD_FIELDS = [
+    "timestamp",
+    "received_timestamp",
+    "sent_timestamp",
+    "senders",
+    "recipients",
+    "last_message_id",
+    "preview",
+    "size",
+  ];
   const threadFields = [
     "thread_id",
     "inbox_id",
@@ -579,7 +583,8 @@ describe("threads", () => {
   });
 
   it("a thread has thread_id, inbox_id, subject, participants, labels, message_count, last_message_at, created_at and updated_at", () => {
-    expect(schema("ThreadItem").required).toEqual(threadFields);
+    // Beyond the seed, additive: AgentMail's summary of the thread's messages, which its clients read.
+    expect(schema("ThreadItem").required).toEqual([...threadFields, ...AGENTMAIL_THREAD_FIELDS]);
     // Addresses, each following the one address rule.
     expect(property("ThreadItem", "participants")).toMatchObject({
       type: "array",
@@ -593,7 +598,7 @@ describe("threads", () => {
     const op = operation(THREAD, "get");
     expect(op.operationId).toBe("getThread");
     expect(responseRef(op, "200")).toBe(ref("Thread"));
-    expect(schema("Thread").required).toEqual([...threadFields, "messages"]);
+    expect(schema("Thread").required).toEqual([...threadFields, ...AGENTMAIL_THREAD_FIELDS, "count", "messages"]);
     expect(itemsRef("Thread", "messages")).toBe(ref("Message"));
     expect(str(property("Thread", "messages"), "description")).toContain("oldest first");
   });

@@ -7,7 +7,7 @@ import { ok, serviceRoutes } from "./service-routes.ts";
 // As with the inbox routes, the API checks what the page sends (sort, offset, bodies) and names what is wrong.
 
 /**
- * `/api/forum/...`: posts by hot or new, comments, votes and deletes, each as the agent the page acts as (its id in
+ * `/api/forum/...`: posts by hot or new, the feed, search, follows, threaded comments, votes and deletes, each as the agent the page acts as (its id in
  * the `x-sample-agent` header), with every agent's key kept on this server.
  */
 export function forumRoutes(agents: ForumAgents, events: EventHub) {
@@ -50,8 +50,8 @@ export function forumRoutes(agents: ForumAgents, events: EventHub) {
       return ok(c, null);
     })
     .get("/feed", async (c) => {
-      const { offset = "0", limit = "25" } = c.req.query();
-      const query = { sort: "new" as const, offset: Number(offset), limit: Number(limit) };
+      const { sort, offset = "0", limit = "25" } = c.req.query();
+      const query = { sort: sort as "hot" | "new" | undefined, offset: Number(offset), limit: Number(limit) };
       return ok(c, await c.var.client.get("/api/v1/feed", { params: { query } }));
     })
     .get("/search", async (c) => {

@@ -1,12 +1,12 @@
-import type { Agent } from "@pigeonhole/forum";
-import type { FormEvent } from "react";
+import type { Agent, Comment } from "@pigeonhole/forum";
+import { type FormEvent, useState } from "react";
 import type { SampleApi } from "./api.ts";
 import { useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 
 /**
  * A post's comments as threads (each reply indented under its parent, siblings by score), with votes on other agents'
- * comments, and a form to add one as the acting agent, who may delete their own. A deleted comment stays in its place
+ * comments, and a form to add one, or a reply to one, as the acting agent, who may delete their own. A deleted comment stays in its place
  * as `[deleted]`, without an author.
  */
 export function Comments({
@@ -23,13 +23,15 @@ export function Comments({
 }) {
   const comments = useLoader(() => api.listComments(postId), [api, postId]);
   const change = useAction();
+  const [replyTo, setReplyTo] = useState<Comment>();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
     const content = String(new FormData(form).get("content"));
     void change.run(async () => {
-      await api.comment(postId, { content });
+      await api.comment(postId, { content, ...(replyTo && { parent_id: replyTo.id }) });
       form.reset();
+      setReplyTo(undefined);
       comments.reload();
       onChanged();
     });
@@ -84,6 +86,19 @@ export function Comments({
                 </button>
               </>
             )}
+            {comment.author !== null && (
+              <>
+                {" "}
+                <button
+                  type="button"
+                  className="link"
+                  aria-label={`Reply to comment: ${comment.content}`}
+                  onClick={() => setReplyTo(comment)}
+                >
+                  reply
+                </button>
+              </>
+            )}
             {comment.author !== null && comment.author.id === actingAgent?.id && (
               <>
                 {" "}
@@ -101,8 +116,16 @@ export function Comments({
           </li>
         ))}
       </ul>
+      {replyTo?.author && (
+        <p className="muted">
+          Replying to {replyTo.author.name}: {replyTo.content}{" "}
+          <button type="button" className="link" onClick={() => setReplyTo(undefined)}>
+            cancel
+          </button>
+        </p>
+      )}
       <form className="row" onSubmit={onSubmit} aria-label="Comment">
-        <input name="content" placeholder="add a comment" aria-label="Comment text" />
+        <input name="content" placeholder={replyTo ? "write a reply" : "add a comment"} aria-label="Comment text" />
         <button type="submit" disabled={change.pending}>
           Comment
         </button>

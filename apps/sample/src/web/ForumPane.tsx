@@ -1,21 +1,25 @@
 import type { Agent, Post } from "@pigeonhole/forum";
 import { type FormEvent, useMemo, useState } from "react";
-import type { SampleApi, Sort } from "./api.ts";
+import type { SampleApi, Sort, Source } from "./api.ts";
 import { Comments } from "./Comments.tsx";
 import { formatTime } from "./format.ts";
 import { useAction, useLoader } from "./hooks.ts";
 import { ProblemNotice } from "./ProblemNotice.tsx";
 import { useRankMoves } from "./rank-moves.ts";
-import { SearchAndFeed } from "./SearchAndFeed.tsx";
+import { Search } from "./Search.tsx";
 
 const POSTS_PER_PAGE = 5;
 
 /** Why an agent's own post has no vote buttons to press: the API refuses such a vote (400 SELF_VOTE). */
 const OWN_POST = "Your own post: only other agents vote on it";
 
+/** What each choice of "Showing" lists. */
+const SOURCES: Record<Source, string> = { all: "All posts", feed: "Your feed" };
+
 /**
  * Posts by hot or new, a page at a time, with posting, voting, comments and deleting, as one of the sample's agents:
- * switch between them to vote on each other's posts and watch the hot order change.
+ * switch between them to vote on each other's posts and watch the hot order change. The same list shows the acting
+ * agent's feed (the communities it subscribed to, the agents it follows), so one failed load is one error box.
  */
 export function ForumPane({ api }: { api: SampleApi }) {
   const agents = useLoader(() => api.listAgents(), [api]);
@@ -24,14 +28,19 @@ export function ForumPane({ api }: { api: SampleApi }) {
   const acting: Agent | undefined = agents.data?.find((agent) => agent.id === chosenAgent) ?? agents.data?.[0];
   const forum = useMemo(() => api.actingAs(chosenAgent), [api, chosenAgent]);
 
+  const [source, setSource] = useState<Source>("all");
   const [sort, setSort] = useState<Sort>("hot");
   const [offset, setOffset] = useState(0);
-  const page = useLoader(() => forum.listPosts({ sort, offset, limit: POSTS_PER_PAGE }), [forum, sort, offset]);
-  const moves = useRankMoves(page.data?.posts, `${sort}:${offset}`);
+  const page = useLoader(
+    () => forum.listPosts({ source, sort, offset, limit: POSTS_PER_PAGE }),
+    [forum, source, sort, offset],
+  );
+  const moves = useRankMoves(page.data?.posts, `${source}:${sort}:${offset}`);
   const [openPost, setOpenPost] = useState<string>();
   const action = useAction();
 
-  const show = (nextSort: Sort, nextOffset: number) => {
+  const show = (nextSort: Sort, nextOffset: number, nextSource = source) => {
+    setSource(nextSource);
     setSort(nextSort);
     setOffset(nextOffset);
     page.reload();
@@ -56,6 +65,11 @@ export function ForumPane({ api }: { api: SampleApi }) {
   const remove = (post: Post) =>
     action.run(async () => {
       await forum.deletePost(post.id);
+      page.reload();
+    });
+  const subscribe = () =>
+    action.run(async () => {
+      await forum.subscribe("general");
       page.reload();
     });
 
@@ -86,6 +100,14 @@ export function ForumPane({ api }: { api: SampleApi }) {
       </form>
       <ProblemNotice error={action.problem} />
       <fieldset className="row sort">
+        <legend>Showing</legend>
+        {(["all", "feed"] as const).map((option) => (
+          <button key={option} type="button" aria-pressed={source === option} onClick={() => show(sort, 0, option)}>
+            {SOURCES[option]}
+          </button>
+        ))}
+      </fieldset>
+      <fieldset className="row sort">
         <legend>Order</legend>
         {(["hot", "new"] as const).map((option) => (
           <button key={option} type="button" aria-pressed={sort === option} onClick={() => show(option, 0)}>
@@ -97,6 +119,15 @@ export function ForumPane({ api }: { api: SampleApi }) {
         Every agent sees every post, and votes only on other agents' posts. In hot order the author's own vote counts,
         so another agent's first upvote lifts a post past newer ones.
       </p>
+      {source === "feed" && (
+        <p className="muted">
+          Your feed: posts of the communities you subscribe to and of the agents you follow (follow an author from a
+          search result).{" "}
+          <button type="button" className="link" disabled={action.pending} onClick={() => subscribe()}>
+            Subscribe to general
+          </button>
+        </p>
+      )}
       <ProblemNotice error={page.problem} />
       <ol className="posts" aria-label="Posts" start={offset + 1}>
         {posts.map((post) => {
@@ -170,7 +201,9 @@ export function ForumPane({ api }: { api: SampleApi }) {
           );
         })}
       </ol>
-      {page.data?.count === 0 && <p className="muted">No posts here yet.</p>}
+      {page.data?.count === 0 && (
+        <p className="muted">{source === "feed" ? "Your feed is empty." : "No posts here yet."}</p>
+      )}
       <nav className="row" aria-label="Pages">
         <button type="button" disabled={offset === 0} onClick={() => show(sort, Math.max(0, offset - POSTS_PER_PAGE))}>
           ← Previous
@@ -179,7 +212,7 @@ export function ForumPane({ api }: { api: SampleApi }) {
           Next →
         </button>
       </nav>
-      <SearchAndFeed api={forum} actingName={acting?.name} />
+      <Search api={forum} actingName={acting?.name} onFollowed={page.reload} />
     </section>
   );
 }

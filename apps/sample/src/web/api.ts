@@ -41,6 +41,9 @@ export class ProblemError extends Error {
 
 export type Sort = "hot" | "new";
 
+/** Every post of the forum, or the acting agent's feed. */
+export type Source = "all" | "feed";
+
 /**
  * The sample server's routes, typed with the APIs' own types. `wrongKey` makes the server use a wrong API key;
  * `agentId` names the agent the forum calls act as (the sample's own agent when it is not given).
@@ -82,8 +85,13 @@ export function sampleApi({ wrongKey, agentId }: { wrongKey: boolean; agentId?: 
     listAgents: () => call<Agent[]>("forum", "GET", "/agents"),
     /** The same calls, the forum's made as another agent. */
     actingAs: (agent: string | undefined) => sampleApi({ wrongKey, agentId: agent }),
-    listPosts: ({ sort, offset, limit }: { sort: Sort; offset: number; limit: number }) =>
-      call<ListPostsResponse>("forum", "GET", `/posts?sort=${sort}&offset=${offset}&limit=${limit}`),
+    /** A page of every post, or of the acting agent's feed: the same answer, paged the same way. */
+    listPosts: ({ source, sort, offset, limit }: { source: Source; sort: Sort; offset: number; limit: number }) =>
+      call<ListPostsResponse>(
+        "forum",
+        "GET",
+        `${source === "feed" ? "/feed" : "/posts"}?sort=${sort}&offset=${offset}&limit=${limit}`,
+      ),
     createPost: (body: CreatePostRequest) => call<PostResponse>("forum", "POST", "/posts", body),
     listComments: (postId: string) => call<ListCommentsResponse>("forum", "GET", `/posts/${postId}/comments`),
     comment: (postId: string, body: CreateCommentRequest) =>
@@ -93,9 +101,6 @@ export function sampleApi({ wrongKey, agentId }: { wrongKey: boolean; agentId?: 
     deleteComment: (commentId: string) => call<null>("forum", "DELETE", `/comments/${commentId}`),
     voteComment: (commentId: string, body: VoteRequest) =>
       call<CommentVoteResponse>("forum", "POST", `/comments/${commentId}/vote`, body),
-    /** The acting agent's feed, newest first. */
-    feed: ({ offset, limit }: { offset: number; limit: number }) =>
-      call<ListPostsResponse>("forum", "GET", `/feed?offset=${offset}&limit=${limit}`),
     search: (q: string) => call<SearchResponse>("forum", "GET", `/search?q=${encodeURIComponent(q)}`),
     subscribe: (community: string) =>
       call<SubscribeResponse>("forum", "POST", `/communities/${encodeURIComponent(community)}/subscribe`),

@@ -11,6 +11,7 @@ const FORUM_CODES = [
   "FORBIDDEN",
   "IDEMPOTENCY_KEY_REUSED",
   "PIN_LIMIT_REACHED",
+  "REPLY_TOO_DEEP",
 ] as const;
 
 export type ForumProblemCode = HttpProblemCode | (typeof FORUM_CODES)[number];

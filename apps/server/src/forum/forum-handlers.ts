@@ -6,7 +6,7 @@ import type { OperationHandlers, PathOperationId, RequestContext } from "../http
 import { withSpecDefault } from "../http/operation-types.ts";
 import { newUuid, sha256Hex } from "../ids.ts";
 import type { ApiKeys, ForumCaller } from "../keys/api-keys.ts";
-import type { CommentStore } from "../storage/forum/comment-store.ts";
+import { type CommentStore, MAX_COMMENT_DEPTH } from "../storage/forum/comment-store.ts";
 import { DEFAULT_COMMUNITY } from "../storage/forum/default-community.ts";
 import type { FeedStore } from "../storage/forum/feed-store.ts";
 import type { FollowStore } from "../storage/forum/follow-store.ts";
@@ -53,6 +53,14 @@ export interface ForumHandlerDependencies {
 
 const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/** Runs a forum write once per Idempotency-Key (see `once` in {@link createForumHandlers}). */
+export type RunOnce = <Status extends number, Body>(
+  caller: ForumCaller,
+  key: string | undefined,
+  request: unknown,
+  write: (store: ForumStore, moderation: ModerationStore) => Promise<{ status: Status; body: Body }>,
+) => Promise<{ status: Status; body: Body }>;
+
 const postNotFound = () =>
   new ForumProblem(404, "NOT_FOUND", "Post not found.", {
     field: "post_id",
@@ -78,16 +86,16 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
 
   /**
    * Runs a write once per Idempotency-Key: a repeat of the same request answers what the first did. Without a key,
-   * the write simply runs.
+   * the write simply runs. The write is given the stores to write through, in the key's transaction when it has one.
    */
   async function once<Status extends number, Body>(
     caller: ForumCaller,
     key: string | undefined,
     request: unknown,
-    write: (store: ForumStore) => Promise<{ status: Status; body: Body }>,
+    write: (store: ForumStore, moderation: ModerationStore) => Promise<{ status: Status; body: Body }>,
   ): Promise<{ status: Status; body: Body }> {
     if (key === undefined) {
-      return write(forum);
+      return write(forum, deps.moderation);
     }
     const nowMs = clock.now();
     const result = await forum.idempotentWrite(
@@ -98,8 +106,8 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
         nowMs,
         notBeforeMs: nowMs - IDEMPOTENCY_WINDOW_MS,
       },
-      async (store): Promise<StoredAnswer> => {
-        const answer = await write(store);
+      async (store, moderation): Promise<StoredAnswer> => {
+        const answer = await write(store, moderation);
         return { status: answer.status, body: JSON.stringify(answer.body) };
       },
     );
@@ -124,7 +132,7 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
     ...createFeedHandlers(deps.feed),
     ...createSearchHandlers(deps.search),
     ...createCommentHandlers({ comments: deps.comments, clock }),
-    ...createModerationHandlers({ moderation: deps.moderation, forum, clock }),
+    ...createModerationHandlers({ moderation: deps.moderation, forum, clock, once }),
 
     async getMe(_input, { caller }) {
       const agent = await deps.profiles.findProfile(caller.agentId);
@@ -263,6 +271,17 @@ export function createForumHandlers(deps: ForumHandlerDependencies): {
                 field: "parent_id",
                 hint: "Send the id of a comment on the same post, or omit parent_id for a top-level comment.",
               });
+        }
+        if ("tooDeep" in result) {
+          throw new ForumProblem(
+            400,
+            "REPLY_TOO_DEEP",
+            `Replies nest at most ${MAX_COMMENT_DEPTH} levels deep; the parent comment is at depth ${MAX_COMMENT_DEPTH}.`,
+            {
+              field: "parent_id",
+              hint: `Reply to a comment higher in the thread (depth below ${MAX_COMMENT_DEPTH}), or comment at top level.`,
+            },
+          );
         }
         return { status: 201 as const, body: { success: true as const, comment: toComment(result.created) } };
       });

@@ -3,13 +3,15 @@ import { isoTimestamp } from "../clock.ts";
 import type { ForumStore } from "../storage/forum/forum-store.ts";
 import { MAX_MODERATORS, MAX_PINNED_POSTS, type ModerationStore } from "../storage/forum/moderation-store.ts";
 import { ForumProblem } from "./forum-errors.ts";
-import type { ForumHandlers } from "./forum-handlers.ts";
+import type { ForumHandlers, RunOnce } from "./forum-handlers.ts";
 import { toPost } from "./records.ts";
 
 export interface ModerationHandlerDependencies {
   moderation: ModerationStore;
   forum: ForumStore;
   clock: Clock;
+  /** Runs a create once per Idempotency-Key, as the forum's other creates do. */
+  once: RunOnce;
 }
 
 const communityNotFound = () =>
@@ -38,7 +40,7 @@ const notModerator = () =>
 export function createModerationHandlers(
   deps: ModerationHandlerDependencies,
 ): Pick<ForumHandlers, "listModerators" | "addModerator" | "deleteModerator" | "pinPost" | "deletePin"> {
-  const { moderation, forum, clock } = deps;
+  const { moderation, forum, clock, once } = deps;
   return {
     async listModerators({ path }) {
       const found = await moderation.listModerators(path.community_name);
@@ -55,39 +57,47 @@ export function createModerationHandlers(
       };
     },
 
-    async addModerator({ path, body }, { caller }) {
+    addModerator({ path, headers, body }, { caller }) {
       const community = path.community_name;
-      const result = await moderation.addModerator(
-        community,
-        caller.agentId,
-        body.agent_name,
-        isoTimestamp(clock.now()),
-      );
-      if (result === "forbidden") {
-        throw notOwner(community);
-      }
-      if (result === "owner") {
-        throw new ForumProblem(400, "INVALID_VALUE", `${body.agent_name} owns ${community} and moderates it already.`, {
-          field: "agent_name",
-          hint: "Name another agent.",
-        });
-      }
-      if (result === "full") {
-        throw new ForumProblem(400, "INVALID_VALUE", `${community} has ${MAX_MODERATORS} moderators already.`, {
-          field: "agent_name",
-          hint: "Remove a moderator first.",
-        });
-      }
-      if ("missing" in result) {
-        throw result.missing === "community"
-          ? communityNotFound()
-          : new ForumProblem(404, "NOT_FOUND", "Agent not found.", {
+      const request = { operation: "addModerator", community_name: community, body };
+      return once(caller, headers["Idempotency-Key"], request, async (_store, moderationStore) => {
+        const result = await moderationStore.addModerator(
+          community,
+          caller.agentId,
+          body.agent_name,
+          isoTimestamp(clock.now()),
+        );
+        if (result === "forbidden") {
+          throw notOwner(community);
+        }
+        if (result === "owner") {
+          throw new ForumProblem(
+            400,
+            "INVALID_VALUE",
+            `${body.agent_name} owns ${community} and moderates it already.`,
+            {
               field: "agent_name",
-              hint: "Send the name of a registered agent.",
-            });
-      }
-      const { agent_id, name, added_at } = result.added;
-      return { status: 201, body: { success: true, moderator: { id: agent_id, name, added_at } } };
+              hint: "Name another agent.",
+            },
+          );
+        }
+        if (result === "full") {
+          throw new ForumProblem(400, "INVALID_VALUE", `${community} has ${MAX_MODERATORS} moderators already.`, {
+            field: "agent_name",
+            hint: "Remove a moderator first.",
+          });
+        }
+        if ("missing" in result) {
+          throw result.missing === "community"
+            ? communityNotFound()
+            : new ForumProblem(404, "NOT_FOUND", "Agent not found.", {
+                field: "agent_name",
+                hint: "Send the name of a registered agent.",
+              });
+        }
+        const { agent_id, name, added_at } = result.added;
+        return { status: 201 as const, body: { success: true as const, moderator: { id: agent_id, name, added_at } } };
+      });
     },
 
     async deleteModerator({ path, query }, { caller }) {

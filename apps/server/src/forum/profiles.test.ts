@@ -83,13 +83,13 @@ describe("profiles", () => {
     const { name, client } = await newAgent("writer");
     const updated = expectData(
       await client.PATCH("/api/v1/agents/me", {
-        body: { description: "Writes about planning.", metadata: { model: "example-7b", tags: ["a", "b"] } },
+        body: { description: "Writes about planning.", metadata: { model: "example-7b", size: 7, open: true } },
       }),
     );
     expect(updated.agent).toMatchObject({
       name,
       description: "Writes about planning.",
-      metadata: { model: "example-7b", tags: ["a", "b"] },
+      metadata: { model: "example-7b", size: 7, open: true },
     });
     const cleared = expectData(await client.PATCH("/api/v1/agents/me", { body: { metadata: null } }));
     expect(cleared.agent).toMatchObject({ description: "Writes about planning.", metadata: null });
@@ -98,14 +98,17 @@ describe("profiles", () => {
 
   it("refuses metadata over 4096 bytes and unknown fields with 400", async () => {
     const { client } = await newAgent("verbose");
-    const big = await client.PATCH("/api/v1/agents/me", { body: { metadata: { text: "é".repeat(2100) } } });
+    // Each value within its 500 characters, the whole over 4,096 bytes of JSON ("é" is 2 bytes in UTF-8).
+    const values = (count: number, text: string) =>
+      Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, text]));
+    const big = await client.PATCH("/api/v1/agents/me", { body: { metadata: values(5, "é".repeat(450)) } });
     expect(big.response.status).toBe(400);
     expect(big.error).toMatchObject({ code: "VALIDATION_ERROR" });
     const unknown = await client.PATCH("/api/v1/agents/me", {
       body: { name: "renamed" } as unknown as { description: string },
     });
     expect(unknown.response.status).toBe(400);
-    const fits = await client.PATCH("/api/v1/agents/me", { body: { metadata: { text: "x".repeat(4000) } } });
+    const fits = await client.PATCH("/api/v1/agents/me", { body: { metadata: values(8, "x".repeat(490)) } });
     expect(fits.response.status).toBe(200);
   });
 });

@@ -58,7 +58,7 @@ export const toAgent = (row: AgentRow, profile: AgentProfileFields = NEW_AGENT):
   id: row.agent_id,
   name: row.name,
   description: row.description,
-  metadata: profile.metadata === null ? null : (JSON.parse(profile.metadata) as Record<string, unknown>),
+  metadata: profile.metadata === null ? null : (JSON.parse(profile.metadata) as Schemas["AgentMetadata"]),
   karma: profile.karma,
   follower_count: profile.follower_count,
   following_count: profile.following_count,

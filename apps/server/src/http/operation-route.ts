@@ -55,7 +55,13 @@ export function operationRoute<Caller, HandlerCaller extends Caller | null, Code
       throw ApiProblem.fromIssue(result.issue, issueCode?.(result.issue));
     }
     // The validator has checked the request against the schemas the handler's input type is generated from.
-    const context = new HandlerContext(callerOf(c), c.get("requestId"), c.get("clientAddress"), c.req.raw);
+    const context = new HandlerContext(
+      callerOf(c),
+      c.get("requestId"),
+      c.get("clientAddress"),
+      c.req.raw,
+      c.get("forwardedOrigin"),
+    );
     const reply = await handler(result.request as never, context);
     if (reply.contentType !== undefined) {
       return bytesReply(c, reply);
@@ -79,12 +85,21 @@ class HandlerContext<Caller> implements RequestContext<Caller> {
   readonly requestId: string;
   readonly clientAddress: string;
   readonly #request: Request;
+  /** Set from a trusted proxy's headers (see forwarded-origin.ts). */
+  readonly #forwardedOrigin: string | undefined;
 
-  constructor(caller: Caller, requestId: string, clientAddress: string, request: Request) {
+  constructor(
+    caller: Caller,
+    requestId: string,
+    clientAddress: string,
+    request: Request,
+    forwardedOrigin: string | undefined,
+  ) {
     this.caller = caller;
     this.requestId = requestId;
     this.clientAddress = clientAddress;
     this.#request = request;
+    this.#forwardedOrigin = forwardedOrigin;
   }
 
   get signal(): AbortSignal {
@@ -97,6 +112,10 @@ class HandlerContext<Caller> implements RequestContext<Caller> {
 
   get url(): string {
     return this.#request.url;
+  }
+
+  get origin(): string {
+    return this.#forwardedOrigin ?? new URL(this.#request.url).origin;
   }
 }
 

@@ -75,6 +75,11 @@ export interface RequestContext<Caller> {
   header?(name: string): string | undefined;
   /** The address the request was sent to, for answers that link back to the server. */
   url?: string;
+  /**
+   * The origin (`https://mail.example.com`) the client reached the server at: the request's own, or the one a trusted
+   * proxy in front names with `X-Forwarded-Proto` and `X-Forwarded-Host`. Links back to the server use it.
+   */
+  origin?: string;
 }
 
 /** Typed handlers for a set of operations: each gets its validated input and answers one of its documented replies. */

@@ -13,6 +13,7 @@ import { limitRequestBody } from "./body-limit.ts";
 import { clientAddressOf } from "./client-address.ts";
 import { allowAnyOrigin, answerPreflight } from "./cors.ts";
 import { methodNotAllowed, notFound, onError } from "./errors.ts";
+import { forwardedOriginOf } from "./forwarded-origin.ts";
 import type { IssueCoder, OperationHandlerMap } from "./operation-route.ts";
 import { operationRoute } from "./operation-route.ts";
 import type { RateLimit } from "./rate-limit.ts";
@@ -85,6 +86,10 @@ function receiveRequest<Caller>(
     const started = performance.now();
     assignRequestId(c);
     c.set("clientAddress", clientAddressOf(c, trusted));
+    const forwardedOrigin = forwardedOriginOf(c, trusted);
+    if (forwardedOrigin !== null) {
+      c.set("forwardedOrigin", forwardedOrigin);
+    }
     allowAnyOrigin(c);
     await next();
     completeAnswerHeaders(c);

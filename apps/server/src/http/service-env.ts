@@ -7,6 +7,8 @@ export interface ServiceEnv<Caller> {
     requestId: string;
     /** The address the request comes from (see client-address.ts). */
     clientAddress: string;
+    /** The origin the client reached, as a trusted proxy names it; unset otherwise (see forwarded-origin.ts). */
+    forwardedOrigin?: string;
     caller: Caller;
     /** The headers every answer to the request carries (see answer.ts). */
     answerHeaders?: Record<string, string>;

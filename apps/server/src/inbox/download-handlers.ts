@@ -90,15 +90,15 @@ async function sourceOf(inboxes: InboxStore, found: MessageWithAttachments): Pro
 export function createDownloadHandlers(deps: DownloadHandlerDependencies): Pick<InboxHandlers, DownloadOperations> {
   const { inboxes, clock, links, ownInbox, ownMessage } = deps;
 
-  async function link(target: DownloadTarget, requestUrl: string | undefined) {
+  async function link(target: DownloadTarget, origin: string | undefined) {
     const { token, expiresAt } = await links.sign(target, clock.now());
-    return { download_url: downloadUrl(requestUrl, token), expires_at: expiresAt };
+    return { download_url: downloadUrl(origin, token), expires_at: expiresAt };
   }
 
   async function attachmentAnswer(
     target: DownloadTarget & { attachmentId: string },
     attachment: AttachmentContent,
-    context: DownloadRequest & { url?: string },
+    context: DownloadRequest & { origin?: string },
   ) {
     const mediaType = servableMediaType(attachment.content_type);
     if (!wantsJsonLink(context, mediaType)) {
@@ -111,7 +111,7 @@ export function createDownloadHandlers(deps: DownloadHandlerDependencies): Pick<
         filename: attachment.filename,
         content_type: attachment.content_type,
         size: attachment.content.byteLength,
-        ...(await link(target, context.url)),
+        ...(await link(target, context.origin)),
       },
     };
   }
@@ -160,7 +160,11 @@ export function createDownloadHandlers(deps: DownloadHandlerDependencies): Pick<
       const target = { podId: context.caller.podId, inboxId: inbox.inbox_id, messageId: found.message.message_id };
       return {
         status: 200,
-        body: { message_id: found.message.message_id, size: source.byteLength, ...(await link(target, context.url)) },
+        body: {
+          message_id: found.message.message_id,
+          size: source.byteLength,
+          ...(await link(target, context.origin)),
+        },
       };
     },
   };

@@ -159,8 +159,10 @@ export function wantsJsonLink(request: DownloadRequest, bytesMediaType: string):
   return json > 0 && json > weightOf(ranges, bytesMediaType);
 }
 
-/** The address of a download token on the server a request reached. */
-export function downloadUrl(requestUrl: string | undefined, token: string): string {
-  const origin = requestUrl === undefined ? "" : new URL(requestUrl).origin;
-  return `${origin}/v0/downloads/${token}`;
+/**
+ * The address of a download token at the origin the client reached the server at (a trusted proxy's, when one is in
+ * front); a path alone when that is not known.
+ */
+export function downloadUrl(origin: string | undefined, token: string): string {
+  return `${origin ?? ""}/v0/downloads/${token}`;
 }

@@ -30,6 +30,7 @@ import type { PageTokens } from "./page-token.ts";
 import { toPage } from "./page-token.ts";
 import { toMessage } from "./records.ts";
 import { replyRecipients, replySubject } from "./reply-addressing.ts";
+import { requestInstant } from "./request-instant.ts";
 import { MAX_ATTACHMENT_BYTES, MAX_RECIPIENTS } from "./send-draft.ts";
 import type { SendContext } from "./send-message.ts";
 
@@ -40,6 +41,8 @@ export interface DraftHandlerDependencies {
   pageTokens: PageTokens;
   clock: Clock;
   sendContext: SendContext;
+  /** Drafts one pod may hold (`ServerOptions.draftsPerPod`). */
+  draftsPerPod: number;
 }
 
 type DraftOperation =
@@ -114,9 +117,9 @@ export function createDraftHandlers(deps: DraftHandlerDependencies): Pick<InboxH
     if (sendAt === null) {
       return { status: "draft" as const, send_at: null, next_attempt_at_ms: null };
     }
-    const at = Date.parse(sendAt);
+    const at = requestInstant(sendAt, "send_at");
     const now = clock.now();
-    if (Number.isNaN(at) || at < now - SEND_AT_PAST_MS || at > now + SEND_AT_AHEAD_MS) {
+    if (at < now - SEND_AT_PAST_MS || at > now + SEND_AT_AHEAD_MS) {
       throw new InboxProblem(
         400,
         "INVALID_VALUE",
@@ -165,7 +168,16 @@ export function createDraftHandlers(deps: DraftHandlerDependencies): Pick<InboxH
           updated_at: now,
         },
         attachments,
+        deps.draftsPerPod,
       );
+      if ("limitReached" in result) {
+        throw new InboxProblem(
+          409,
+          "DRAFT_LIMIT_REACHED",
+          `This API key's pod has ${result.limitReached} drafts, the most it may hold; send or delete one before creating another.`,
+          { field: null },
+        );
+      }
       return { status: 200, body: toDraft("created" in result ? result.created : result.existing) };
     },
 

@@ -7,6 +7,7 @@ import type { InboxRow } from "../storage/schema.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import type { PageTokens } from "./page-token.ts";
+import { requestInstant } from "./request-instant.ts";
 
 /** Every event type, to check `event_types` of the metrics against. */
 const EVENT_TYPES = [
@@ -116,8 +117,8 @@ export function createEventHandlers(deps: EventHandlerDependencies): EventHandle
   const { eventQueries, pageTokens, clock } = deps;
 
   async function metrics(podId: string, inboxId: string | undefined, query: MetricsQuery) {
-    const endMs = query.end === undefined ? clock.now() : Date.parse(query.end);
-    const startMs = query.start === undefined ? endMs - DAY_MS : Date.parse(query.start);
+    const endMs = query.end === undefined ? clock.now() : requestInstant(query.end, "end");
+    const startMs = query.start === undefined ? endMs - DAY_MS : requestInstant(query.start, "start");
     const periodMs = withSpecDefault(query.period, "period") * 1000;
     if (endMs < startMs) {
       throw new InboxProblem(400, "INVALID_VALUE", "end: must not be before start.", { field: "end" });

@@ -22,6 +22,7 @@ import { HostedDomains } from "./hosted-domains.ts";
 import type { InboxProblemCode } from "./inbox-errors.ts";
 import { formatInboxProblem } from "./inbox-errors.ts";
 import { createInboxHandlers } from "./inbox-handlers.ts";
+import { keptOnceRead } from "./kept-once-read.ts";
 import type { PageTokens } from "./page-token.ts";
 
 /** The Inbox API accepts bodies of at most 10 MiB. */
@@ -40,6 +41,8 @@ export interface InboxAppOptions {
   webhooksPerPod: number;
   /** Allow and block list entries one pod may have (`ServerOptions.listEntriesPerPod`). */
   listEntriesPerPod: number;
+  /** Drafts one pod may hold (`ServerOptions.draftsPerPod`). */
+  draftsPerPod: number;
   /**
    * The hosted domains (`ServerOptions.domains`, the first the default of Create Inbox): inboxes are created in, send
    * from and are delivered to locally in these only. Default `["pigeonhole.test"]`.
@@ -70,11 +73,7 @@ export function createInboxApp(options: InboxAppOptions) {
   const rateLimiters = options.rateLimiters ?? inMemoryRateLimiters(options.clock);
   const requests = rateLimiters({ name: "inbox", limit: options.limits.requestsPerMinute, unit: "requests" });
   // Every instance on the database signs with the same secret, so a link one made opens on any.
-  let downloadSecret: Promise<Buffer> | undefined;
-  const links = new DownloadLinks(() => {
-    downloadSecret ??= options.storage.secret("download_link_secret");
-    return downloadSecret;
-  });
+  const links = new DownloadLinks(keptOnceRead(() => options.storage.secret("download_link_secret")));
   const spec = loadSpecBundle("inbox");
   const domains = new HostedDomains(options.domains ?? [], options.dkim);
   return createServiceApp<InboxCaller, InboxProblemCode>({
@@ -92,6 +91,7 @@ export function createInboxApp(options: InboxAppOptions) {
       clock: options.clock,
       webhooksPerPod: options.webhooksPerPod,
       listEntriesPerPod: options.listEntriesPerPod,
+      draftsPerPod: options.draftsPerPod,
       links,
       apiKeys: options.apiKeys,
       eventQueries: options.storage.eventQueries,

@@ -63,6 +63,8 @@ export interface InboxHandlerDependencies {
   webhooksPerPod: number;
   /** Allow and block list entries one pod may have (`ServerOptions.listEntriesPerPod`). */
   listEntriesPerPod: number;
+  /** Drafts one pod may hold (`ServerOptions.draftsPerPod`). */
+  draftsPerPod: number;
   /** Signs the links downloads answer to a request for JSON (see download-links.ts). */
   links: DownloadLinks;
   /** The pods' own keys (see key-handlers.ts). */
@@ -162,12 +164,25 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
     ...createMessageHandlers({ inboxes, clock, sendContext, ownInbox, ownMessage, refuseUnhostedSender }),
     ...createThreadHandlers({ inboxes, clock, listPage, ownInbox }),
     ...createDownloadHandlers({ inboxes, clock, links: deps.links, ownInbox, ownMessage }),
-    ...createSearchHandlers({ search: deps.search, pageTokens, ownInbox }),
-    ...createDraftHandlers({ drafts: deps.drafts, inboxes, domains: deps.domains, pageTokens, clock, sendContext }),
+    ...createSearchHandlers({
+      search: deps.search,
+      pageTokens,
+      ownInbox,
+      summarizeThreads: (threads) => inboxes.summarizeThreads(threads),
+    }),
+    ...createDraftHandlers({
+      drafts: deps.drafts,
+      inboxes,
+      domains: deps.domains,
+      pageTokens,
+      clock,
+      sendContext,
+      draftsPerPod: deps.draftsPerPod,
+    }),
     ...createKeyHandlers({ apiKeys: deps.apiKeys, pageTokens }),
     ...createDomainHandlers({ domains: deps.domains }),
     ...createEventHandlers({ eventQueries: deps.eventQueries, pageTokens, clock, ownInbox }),
-    ...createUpdateHandlers({ inboxes, webhooks, clock, ownWebhook }),
+    ...createUpdateHandlers({ inboxes, webhooks, clock }),
     async createInbox({ body }, { caller }) {
       const username = body?.username ?? `inbox-${randomLowerAlphanumeric(10)}`;
       const domain = (body?.domain ?? deps.domains.defaultDomain).toLowerCase();
@@ -310,7 +325,7 @@ export function createInboxHandlers(deps: InboxHandlerDependencies): InboxHandle
       const messages = found.messages.map(({ message, attachments, deliveries }) =>
         toMessage(message, attachments, deliveries),
       );
-      return { status: 200, body: { ...toThreadItem(found.thread), messages } };
+      return { status: 200, body: { ...toThreadItem(found), count: messages.length, messages } };
     },
 
     async createWebhook({ body }, { caller }) {

@@ -62,7 +62,8 @@ export function createKeyHandlers(deps: KeyHandlerDependencies): KeyHandlers {
     },
 
     async createApiKey({ body }, { caller }) {
-      if ((await apiKeys.countPodKeys(caller.podId)) >= API_KEYS_PER_POD) {
+      const created = await apiKeys.createPodKey(caller.podId, body?.name ?? null, API_KEYS_PER_POD);
+      if ("limitReached" in created) {
         throw new InboxProblem(
           409,
           "API_KEY_LIMIT_REACHED",
@@ -70,7 +71,7 @@ export function createKeyHandlers(deps: KeyHandlerDependencies): KeyHandlers {
           { field: null },
         );
       }
-      const { key, record } = await apiKeys.createPodKey(caller.podId, body?.name ?? null);
+      const { key, record } = created;
       const shown = toApiKey(record);
       return {
         status: 200,

@@ -13,6 +13,7 @@ import { isoTimestamp } from "../clock.ts";
 import type { LoggedDelivery } from "../storage/inbox/delivery-log.ts";
 import { loggedStatus } from "../storage/inbox/delivery-log.ts";
 import type { NewMessageRow, ThreadColumns } from "../storage/inbox/send-store.ts";
+import type { SummarizedThread, ThreadSummary } from "../storage/inbox/thread-summaries.ts";
 import type { InboxRow, MessageRow, ThreadRow, WebhookRow } from "../storage/schema.ts";
 
 // How stored rows become the records the Inbox API answers. List-valued columns hold JSON text.
@@ -23,6 +24,7 @@ const parseNullableList = (json: string | null): string[] | null => (json === nu
 export const toInbox = (row: InboxRow): Inbox => ({
   pod_id: row.pod_id,
   inbox_id: row.inbox_id,
+  email: row.inbox_id,
   display_name: row.display_name,
   client_id: row.client_id,
   created_at: row.created_at,
@@ -30,7 +32,10 @@ export const toInbox = (row: InboxRow): Inbox => ({
   metadata: row.metadata === null ? {} : (JSON.parse(row.metadata) as Metadata),
 });
 
-export const toThreadItem = (row: ThreadRow): ThreadItem => ({
+/** The thread's own columns; `toThreadItem` adds what its messages say. */
+export type ThreadCore = Omit<ThreadItem, keyof ThreadSummary | "timestamp">;
+
+export const toThreadCore = (row: ThreadRow): ThreadCore => ({
   thread_id: row.thread_id,
   inbox_id: row.inbox_id,
   subject: row.subject,
@@ -40,6 +45,22 @@ export const toThreadItem = (row: ThreadRow): ThreadItem => ({
   last_message_at: row.last_message_at,
   created_at: row.created_at,
   updated_at: row.updated_at,
+});
+
+/** A thread as lists show it: its columns, then AgentMail's names for what its messages say (see thread-summaries.ts). */
+export const toThreadItem = ({ thread, summary }: SummarizedThread): ThreadItem =>
+  withSummary(toThreadCore(thread), summary);
+
+export const withSummary = (core: ThreadCore, summary: ThreadSummary): ThreadItem => ({
+  ...core,
+  timestamp: core.last_message_at,
+  received_timestamp: summary.received_timestamp,
+  sent_timestamp: summary.sent_timestamp,
+  senders: summary.senders,
+  recipients: summary.recipients,
+  last_message_id: summary.last_message_id,
+  preview: summary.preview,
+  size: summary.size,
 });
 
 export const toMessageItem = (row: MessageRow, attachments: Attachment[]): MessageItem => ({
@@ -102,7 +123,7 @@ export const toWebhookDelivery = ({ delivery, attempts }: LoggedDelivery): Webho
 
 // And back: the records a send makes, as the send store writes them.
 
-export const toThreadColumns = (thread: ThreadItem): ThreadColumns => ({
+export const toThreadColumns = (thread: ThreadCore): ThreadColumns => ({
   thread_id: thread.thread_id,
   inbox_id: thread.inbox_id,
   subject: thread.subject,

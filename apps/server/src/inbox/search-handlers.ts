@@ -8,7 +8,8 @@ import type {
   RankedPosition,
   SearchTerms,
 } from "../storage/inbox/full-text-search.ts";
-import type { InboxRow } from "../storage/schema.ts";
+import { type SummarizedThread, withSummaries } from "../storage/inbox/thread-summaries.ts";
+import type { InboxRow, ThreadRow } from "../storage/schema.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import type { PageTokens } from "./page-token.ts";
@@ -21,6 +22,8 @@ export interface SearchHandlerDependencies {
   search: MessageSearchIndex;
   pageTokens: PageTokens;
   ownInbox(podId: string, inboxId: string): Promise<InboxRow>;
+  /** The threads with what their messages say, for thread results (see thread-summaries.ts). */
+  summarizeThreads(threads: readonly ThreadRow[]): Promise<SummarizedThread[]>;
 }
 
 type SearchQuery = { q: string; limit?: number; page_token?: string; before?: string; after?: string };
@@ -68,11 +71,22 @@ function searchTerms(query: SearchQuery): SearchTerms {
 const searchScope = (list: string, terms: unknown) =>
   `search:${list}:${createHash("sha256").update(JSON.stringify(terms)).digest("base64url")}`;
 
-// A ranked position in a page token's cursor: the rank travels with the `created_at` it precedes.
-const toCursor = ({ score, createdAt, seq }: RankedPosition) => ({ createdAt: `${score}|${createdAt}`, seq });
+// A ranked position in a page token's cursor: the rank and the window of candidates ranked travel with the
+// `created_at` they precede, as `score|fromSeq|toSeq|created_at` (the window's bounds empty when there is none).
+const toCursor = ({ score, createdAt, seq, window }: RankedPosition) => ({
+  createdAt: [score, window?.fromSeq ?? "", window?.toSeq ?? "", createdAt].join("|"),
+  seq,
+});
 function fromCursor({ createdAt, seq }: { createdAt: string; seq: number }): RankedPosition {
-  const bar = createdAt.indexOf("|");
-  return { score: Number(createdAt.slice(0, bar)), createdAt: createdAt.slice(bar + 1), seq };
+  const [score, fromSeq, toSeq, at, ...rest] = createdAt.split("|");
+  if (at === undefined || rest.length > 0) {
+    // Issued by a server that wrote cursors otherwise: sealed by us, but not a position this one can read.
+    throw new InboxProblem(400, "INVALID_PAGE_TOKEN", "page_token: this page token is no longer valid; search again.", {
+      field: "page_token",
+    });
+  }
+  const position = { score: Number(score), createdAt: at, seq };
+  return fromSeq && toSeq ? { ...position, window: { fromSeq: Number(fromSeq), toSeq: Number(toSeq) } } : position;
 }
 
 /** Search over the pod's inboxes, an inbox's messages and threads, and the pod's threads (full text, best first). */
@@ -80,6 +94,10 @@ export function createSearchHandlers(
   deps: SearchHandlerDependencies,
 ): Pick<InboxHandlers, "searchInboxes" | "searchMessages" | "searchThreads" | "searchPodThreads"> {
   const { search, pageTokens } = deps;
+
+  /** Ranked threads with their summaries, in two statements for the whole page. */
+  const summarized = async (ranked: Promise<Ranked<ThreadRow>[]>): Promise<Ranked<SummarizedThread>[]> =>
+    withSummaries(await ranked, deps.summarizeThreads);
 
   /** Runs one ranked search and shapes its page, with `next_page_token` bound to this search. */
   async function rankedPage<Row, Item>(
@@ -133,7 +151,7 @@ export function createSearchHandlers(
       const { items, ...page } = await rankedPage(
         searchScope(`threads:${inbox.inbox_id}`, terms),
         query,
-        (request) => search.searchThreads({ inboxId: inbox.inbox_id }, terms, request),
+        (request) => summarized(search.searchThreads({ inboxId: inbox.inbox_id }, terms, request)),
         toThreadItem,
       );
       return { status: 200, body: { ...page, threads: items } };
@@ -144,7 +162,7 @@ export function createSearchHandlers(
       const { items, ...page } = await rankedPage(
         searchScope(`pod-threads:${caller.podId}`, terms),
         query,
-        (request) => search.searchThreads({ podId: caller.podId }, terms, request),
+        (request) => summarized(search.searchThreads({ podId: caller.podId }, terms, request)),
         toThreadItem,
       );
       return { status: 200, body: { ...page, threads: items } };

@@ -4,7 +4,7 @@ import { isoTimestamp } from "../clock.ts";
 import { normalizeAddress } from "../mail/mail-address.ts";
 import type { OutcomeSimulator } from "../mail/outbound/outcome-simulator.ts";
 import type { NewRecipientDelivery } from "../storage/inbox/recipient-deliveries.ts";
-import type { SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
+import type { IdempotencyRecord, SendStore, SendTransaction } from "../storage/inbox/send-store.ts";
 import { withoutBcc } from "../without-bcc.ts";
 import type { AddressListRule } from "./address-lists.ts";
 import { EventRecorder } from "./event-recorder.ts";
@@ -77,6 +77,11 @@ export async function sendMessage(context: SendContext, request: SendRequest): P
   const { simulator } = context;
   // A send that does not commit leaves no plan behind.
   const sends = simulator ? simulator.forgettingFailedSends(context.sends, draft.messageId) : context.sends;
+  // A retry of a send made already answers that send, whatever the lists say now: they bear on new sends only.
+  const repeated = await earlierSendOfKey(sends, request, draft);
+  if (repeated) {
+    return repeated;
+  }
   const refusing = await refusingRecipients(context, request, draft);
   return sends.inSendTransaction(async (tx) => {
     const hosted = await findSenderAndLocalRecipients(tx, context, request, draft);
@@ -147,6 +152,36 @@ async function findSenderAndLocalRecipients(
   );
 }
 
+/** The answer of the earlier send that holds the request's `Idempotency-Key` (within the window), if one does. */
+async function earlierSendOfKey(
+  sends: SendStore,
+  request: SendRequest,
+  draft: SendDraft,
+): Promise<SendMessageResponse | undefined> {
+  const key = request.idempotencyKey;
+  if (key === undefined) {
+    return undefined;
+  }
+  const notBeforeMs = draft.nowMs - IDEMPOTENCY_WINDOW_MS;
+  const earlier = await sends.inSendTransaction((tx) => tx.findIdempotencyRecord(request.podId, key, notBeforeMs));
+  return earlier === null ? undefined : answerOfEarlier(earlier, draft);
+}
+
+/** What a send answers when an earlier one holds its key: that send's ids, or a conflict for another request. */
+function answerOfEarlier(earlier: IdempotencyRecord, draft: SendDraft): SendMessageResponse {
+  if (earlier.requestHash !== draft.requestHash) {
+    throw new InboxProblem(
+      409,
+      "IDEMPOTENCY_KEY_REUSED",
+      "The Idempotency-Key was already used with a different request.",
+      {
+        field: "Idempotency-Key",
+      },
+    );
+  }
+  return { message_id: earlier.messageId, thread_id: earlier.threadId };
+}
+
 /**
  * Claims the send's `Idempotency-Key` with the answer it will give. A key an earlier send (within the window) holds
  * answers that send's ids, or a conflict when it came with another request; nothing is stored then.
@@ -167,20 +202,7 @@ async function claimIdempotencyKey(
     nowMs,
     nowMs - IDEMPOTENCY_WINDOW_MS,
   );
-  if (!("earlier" in claim)) {
-    return undefined;
-  }
-  if (claim.earlier.requestHash !== draft.requestHash) {
-    throw new InboxProblem(
-      409,
-      "IDEMPOTENCY_KEY_REUSED",
-      "The Idempotency-Key was already used with a different request.",
-      {
-        field: "Idempotency-Key",
-      },
-    );
-  }
-  return { message_id: claim.earlier.messageId, thread_id: claim.earlier.threadId };
+  return "earlier" in claim ? answerOfEarlier(claim.earlier, draft) : undefined;
 }
 
 /** The sender's copy: labelled `sent` with the caller's labels, and `received` too when it is among the recipients. */

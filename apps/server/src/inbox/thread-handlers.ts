@@ -2,7 +2,8 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import type { InboxStore } from "../storage/inbox/inbox-store.ts";
 import type { PageRequest, Positioned } from "../storage/inbox/paging.ts";
-import type { InboxRow, ThreadRow } from "../storage/schema.ts";
+import type { SummarizedThread } from "../storage/inbox/thread-summaries.ts";
+import type { InboxRow } from "../storage/schema.ts";
 import { InboxProblem } from "./inbox-errors.ts";
 import type { InboxHandlers } from "./inbox-handlers.ts";
 import { labelChange } from "./message-labels.ts";
@@ -58,7 +59,7 @@ export function createThreadHandlers(deps: ThreadHandlerDependencies): Pick<Inbo
         `pod-threads:${caller.podId}`,
         query,
         (request) => inboxes.listPodThreads(caller.podId, request),
-        (row: ThreadRow) => toThreadItem(row),
+        (row: SummarizedThread) => toThreadItem(row),
       );
       return { status: 200, body: { ...page, threads: items } };
     },
@@ -72,7 +73,7 @@ export function createThreadHandlers(deps: ThreadHandlerDependencies): Pick<Inbo
       const messages = found.messages.map(({ message, attachments, deliveries }) =>
         toMessage(message, attachments, deliveries),
       );
-      return { status: 200, body: { ...toThreadItem(found.thread), messages } };
+      return { status: 200, body: { ...toThreadItem(found), count: messages.length, messages } };
     },
   };
 }

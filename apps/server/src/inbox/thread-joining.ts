@@ -1,7 +1,8 @@
 import type { Message, ThreadItem } from "@pigeonhole/inbox-types";
 import { randomBase62 } from "../ids.ts";
 import type { SendTransaction } from "../storage/inbox/send-store.ts";
-import { toThreadColumns, toThreadItem } from "./records.ts";
+import { emptySummary, type SummarizedMessage, withMessage } from "../storage/inbox/thread-summaries.ts";
+import { type ThreadCore, toThreadColumns, toThreadCore, withSummary } from "./records.ts";
 
 /** A copy of a message about to be stored in one inbox, before it has a thread. */
 export type UnthreadedCopy = Omit<Message, "attachments" | "thread_id" | "deliveries">;
@@ -23,35 +24,42 @@ export async function joinThread(
   replyTargets: readonly string[],
   participants: readonly string[],
 ): Promise<JoinedThread> {
+  const joining: SummarizedMessage = {
+    message_id: copy.message_id,
+    sender: copy.from,
+    recipients: [...copy.to, ...copy.cc, ...copy.bcc],
+    labels: copy.labels,
+    timestamp: copy.timestamp,
+    size: copy.size,
+    preview: copy.preview,
+  };
   const existingRow = await tx.findThreadOfMessages(copy.inbox_id, replyTargets);
   if (!existingRow) {
-    return {
-      isNew: true,
-      thread: {
-        thread_id: `thd_${randomBase62(16)}`,
-        inbox_id: copy.inbox_id,
-        subject: copy.subject,
-        participants: [...new Set(participants)],
-        labels: [...new Set(copy.labels)],
-        message_count: 1,
-        last_message_at: copy.timestamp,
-        created_at: copy.created_at,
-        updated_at: copy.created_at,
-      },
-    };
-  }
-  const existing = toThreadItem(existingRow);
-  return {
-    isNew: false,
-    thread: {
-      ...existing,
-      participants: [...new Set([...existing.participants, ...participants])],
-      labels: [...new Set([...existing.labels, ...copy.labels])],
-      message_count: existing.message_count + 1,
-      last_message_at: [copy.timestamp, existing.last_message_at].sort().at(-1) ?? copy.timestamp,
+    const core: ThreadCore = {
+      thread_id: `thd_${randomBase62(16)}`,
+      inbox_id: copy.inbox_id,
+      subject: copy.subject,
+      participants: [...new Set(participants)],
+      labels: [...new Set(copy.labels)],
+      message_count: 1,
+      last_message_at: copy.timestamp,
+      created_at: copy.created_at,
       updated_at: copy.created_at,
-    },
+    };
+    return { isNew: true, thread: withSummary(core, withMessage(emptySummary(), joining)) };
+  }
+  const [existing] = await tx.summarizeThreads([existingRow]);
+  const summary = existing?.summary ?? emptySummary();
+  const core = toThreadCore(existingRow);
+  const joined: ThreadCore = {
+    ...core,
+    participants: [...new Set([...core.participants, ...participants])],
+    labels: [...new Set([...core.labels, ...copy.labels])],
+    message_count: core.message_count + 1,
+    last_message_at: [copy.timestamp, core.last_message_at].sort().at(-1) ?? copy.timestamp,
+    updated_at: copy.created_at,
   };
+  return { isNew: false, thread: withSummary(joined, withMessage(summary, joining)) };
 }
 
 /** Stores threads as their copies leave them: the new ones together, each joined one updated. */

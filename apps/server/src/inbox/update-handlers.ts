@@ -20,8 +20,6 @@ export interface UpdateHandlerDependencies {
   inboxes: InboxStore;
   webhooks: WebhookStore;
   clock: Clock;
-  /** The caller's webhook, or a 404. */
-  ownWebhook(podId: string, webhookId: string): Promise<WebhookRow>;
 }
 
 type UpdateHandlers = Pick<InboxHandlers, "updateInbox" | "editWebhook">;
@@ -107,9 +105,13 @@ export function createUpdateHandlers(deps: UpdateHandlerDependencies): UpdateHan
     },
 
     async editWebhook({ path, body }, { caller }) {
-      const current = await deps.ownWebhook(caller.podId, path.webhook_id);
-      const settings = editedSettings(current, body);
-      const result = await webhooks.replaceWebhook(caller.podId, path.webhook_id, settings, isoTimestamp(clock.now()));
+      // The merge runs on the locked row, so concurrent edits (one adding an inbox, another removing one) all count.
+      const result = await webhooks.editWebhook(
+        caller.podId,
+        path.webhook_id,
+        (current) => editedSettings(current, body),
+        isoTimestamp(clock.now()),
+      );
       if ("missing" in result) {
         throw new InboxProblem(404, "NOT_FOUND", `Webhook '${path.webhook_id}' was not found.`, {
           field: "webhook_id",
@@ -119,7 +121,7 @@ export function createUpdateHandlers(deps: UpdateHandlerDependencies): UpdateHan
         throw new InboxProblem(
           409,
           "CLIENT_ID_TAKEN",
-          `client_id: '${settings.clientId}' already names webhook ${result.clientIdTaken}; client ids are unique per API key.`,
+          `client_id: '${body.client_id}' already names webhook ${result.clientIdTaken}; client ids are unique per API key.`,
           { field: "client_id" },
         );
       }

@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import { isoTimestamp } from "../clock.ts";
 import { newUuid, randomBase62, sha256Hex } from "../ids.ts";
 import type { ServiceName } from "../service-name.ts";
-import { KEY_ID, keyIdOf } from "../storage/keys/key-id.ts";
+import { KEY_ID } from "../storage/keys/key-id.ts";
 import type { KeyRecord, KeyStore, PodKeyPosition, PodKeyRecord } from "../storage/keys/key-store.ts";
 import { KnownKeys } from "./known-keys.ts";
 
@@ -129,13 +129,28 @@ export class ApiKeys {
     return revoked;
   }
 
-  /** A new key for the existing pod `podId`, named `name`: answered once, stored as its hash. */
-  async createPodKey(podId: string, name: string | null): Promise<{ key: string; record: PodKeyRecord }> {
+  /**
+   * A new key for the existing pod `podId`, named `name`: answered once, stored as its hash. Refused (`limitReached`)
+   * when the pod has `maxPerPod` keys already.
+   */
+  async createPodKey(
+    podId: string,
+    name: string | null,
+    maxPerPod: number,
+  ): Promise<{ key: string; record: PodKeyRecord } | { limitReached: number }> {
     const key = generateApiKey("inbox");
     const prefix = key.slice(0, "ph_inbox_".length + PREFIX_RANDOM_CHARACTERS);
-    const hash = sha256Hex(key);
-    await this.#store.registerInboxKey(hash, podId, isoTimestamp(this.#clock.now()), { dev: false, name, prefix });
-    const record = await this.#store.findPodKey(podId, keyIdOf(hash));
+    const registered = await this.#store.registerPodKey(
+      sha256Hex(key),
+      podId,
+      isoTimestamp(this.#clock.now()),
+      { dev: false, name, prefix },
+      maxPerPod,
+    );
+    if ("limitReached" in registered) {
+      return registered;
+    }
+    const record = await this.#store.findPodKey(podId, registered.keyId);
     if (!record) {
       throw new Error("The API key was not stored.");
     }
@@ -148,10 +163,6 @@ export class ApiKeys {
 
   findPodKey(podId: string, keyId: string): Promise<PodKeyRecord | null> {
     return this.#store.findPodKey(podId, keyId);
-  }
-
-  countPodKeys(podId: string): Promise<number> {
-    return this.#store.countPodKeys(podId);
   }
 
   /** Deletes one of the pod's keys; this instance refuses it from the next request, every other within a second. */

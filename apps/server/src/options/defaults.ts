@@ -75,5 +75,11 @@ export const DEFAULT_WEBHOOKS_PER_POD = 20;
 /** Allow and block list entries one pod may have unless `ServerOptions.listEntriesPerPod` says otherwise. */
 export const DEFAULT_LIST_ENTRIES_PER_POD = 1000;
 
+/**
+ * Drafts one pod may hold unless `ServerOptions.draftsPerPod` says otherwise: as many as list entries, far more than
+ * an agent keeps unsent, while each draft may carry megabytes of attachments.
+ */
+export const DEFAULT_DRAFTS_PER_POD = 1000;
+
 /** The longest an instance holds a recipient of the relay for one attempt (`ServerOptions.smtpRelayClaimMs`). */
 export const DEFAULT_SMTP_RELAY_CLAIM_MS = 300_000;

@@ -65,6 +65,7 @@ const IN_USE: Record<WithDefaultValue, (resolved: ResolvedOptions) => unknown> =
   claimLeaseMs: (resolved) => resolved.claimLeaseMs,
   webhooksPerPod: (resolved) => resolved.webhooksPerPod,
   listEntriesPerPod: (resolved) => resolved.listEntriesPerPod,
+  draftsPerPod: (resolved) => resolved.draftsPerPod,
   websocketConnectionsPerKey: (resolved) => resolved.websocketConnectionsPerKey,
   eventPollMs: (resolved) => resolved.eventPollMs,
   testControlKey: (resolved) => resolved.testControl?.key,

@@ -4,6 +4,7 @@ import {
   DEFAULT_DATABASE_FILE,
   DEFAULT_DATABASE_WAIT_MS,
   DEFAULT_DOMAINS,
+  DEFAULT_DRAFTS_PER_POD,
   DEFAULT_DRAIN_DELAY_MS,
   DEFAULT_EVENT_POLL_MS,
   DEFAULT_FORUM_PORT,
@@ -345,10 +346,13 @@ export const OPTIONS = {
     repeatable: true,
     commands: ["start"],
     sets: "trustedProxies",
-    help: "a load balancer in front: requests from it are counted against the client its `X-Forwarded-For` names",
+    help:
+      "a load balancer in front: requests from it are counted against the client its `X-Forwarded-For` names, and " +
+      "download links point at the scheme and host its `X-Forwarded-Proto` and `X-Forwarded-Host` name",
     deployment:
-      "the balancer's address (repeatable): requests from it count against the client its `X-Forwarded-For` names; " +
-      "without it, every request through the balancer counts against the balancer",
+      "the balancer's address (repeatable): requests from it count against the client its `X-Forwarded-For` names, " +
+      "and download links use its `X-Forwarded-Proto` and `X-Forwarded-Host`; without it, every request through " +
+      "the balancer counts against the balancer",
   }),
   drainDelayMs: valueOption({
     flag: "drain-delay-ms",
@@ -479,6 +483,16 @@ export const OPTIONS = {
     default: { value: DEFAULT_LIST_ENTRIES_PER_POD },
     help: "allow and block list entries one pod may have over all its lists; adding one more answers 409",
     deployment: "allow and block list entries one pod may have",
+  }),
+  draftsPerPod: valueOption({
+    flag: "drafts-per-pod",
+    argument: "<n>",
+    parse: wholeNumber,
+    commands: ["start"],
+    sets: "draftsPerPod",
+    default: { value: DEFAULT_DRAFTS_PER_POD },
+    help: "drafts one pod may hold over all its inboxes; creating one more answers 409",
+    deployment: "drafts one pod may hold, each with up to 10 MiB of attachments",
   }),
   websocketConnectionsPerKey: valueOption({
     flag: "websocket-connections-per-key",

@@ -45,6 +45,7 @@ export async function createServiceApps(
     limits: { requestsPerMinute: config.limits.inboxRequestsPerMinute, sendsPerDay: config.limits.inboxSendsPerDay },
     webhooksPerPod: config.webhooksPerPod,
     listEntriesPerPod: config.listEntriesPerPod,
+    draftsPerPod: config.draftsPerPod,
     domains: config.domains,
     dkim: config.relay?.dkim ?? undefined,
     trustedProxies: config.trustedProxies,

@@ -191,7 +191,7 @@ function storageOn(db: ServerDatabase, dialect: SqlDialect, description: string,
   return {
     kind: dialect.name,
     description,
-    keys: new SqlKeyStore(db),
+    keys: new SqlKeyStore(db, dialect),
     inboxes: new SqlInboxStore(db, dialect),
     search: new SqlMessageSearchIndex(db, dialect),
     webhooks: new SqlWebhookStore(db, dialect, units),

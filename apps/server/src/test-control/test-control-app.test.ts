@@ -66,6 +66,8 @@ describe("test control on a local server", () => {
       ["POST", "/clock/advance", { ms: "1" }, "ms", "INVALID_TYPE"],
       ["POST", "/clock/advance", {}, "ms", "REQUIRED"],
       ["PUT", "/clock", { now: "yesterday" }, "now", "INVALID_VALUE"],
+      // A leap second passes the date-time format but is no instant the clock can hold.
+      ["PUT", "/clock", { now: "2099-12-31T23:59:60Z" }, "now", "INVALID_VALUE"],
       [
         "POST",
         "/faults",

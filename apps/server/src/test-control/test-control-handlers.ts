@@ -64,6 +64,16 @@ export function createControlHandlers(
     async setClock({ body }) {
       try {
         const nowMs = body.now === undefined ? undefined : Date.parse(body.now);
+        if (Number.isNaN(nowMs)) {
+          throw new TestControlProblem(
+            400,
+            "INVALID_VALUE",
+            `now: '${body.now}' is not a date-time this server can read.`,
+            {
+              field: "now",
+            },
+          );
+        }
         return { status: 200, body: toClock(clock.set({ nowMs, frozen: body.frozen })) };
       } catch (error) {
         if (error instanceof ClockBackwardsError) {

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { recordingLogger } from "../../test/support/recording-logger.ts";
 import { openTestDatabase } from "../../test/support/test-database.ts";
 import { type Clock, systemClock } from "../clock.ts";
@@ -88,14 +88,15 @@ function hold() {
 }
 
 /** Waits until `done()` holds, looking every 20 ms, for at most 10 s. */
-async function until(done: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) {
-      throw new Error(`Timed out waiting for ${what}.`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+function until(done: () => Promise<boolean>, what: string): Promise<void> {
+  return vi.waitFor(
+    async () => {
+      if (!(await done())) {
+        throw new Error(`Still waiting for ${what}.`);
+      }
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
 
 /** The outbox with another way to renew claims (an unreachable database, a count of the statements). */

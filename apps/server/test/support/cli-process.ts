@@ -62,26 +62,19 @@ export function startCli(args: string[], options: StartCliOptions = {}): Promise
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+  const cli: CliProcess = { child, inboxUrl: "", forumUrl: "", stdout: () => stdout, stderr: () => stderr, exited };
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`The CLI did not start within ${timeoutMs} ms.\n${stdout}\n${stderr}`));
     }, timeoutMs);
-    const onData = () => {
-      const inbox = /Inbox API\s+(http:\/\/\S+)/.exec(stdout)?.[1];
-      const forum = /Forum API\s+(http:\/\/\S+)/.exec(stdout)?.[1];
-      if (inbox && forum) {
-        clearTimeout(timer);
-        child.stdout.off("data", onData);
-        resolve({ child, inboxUrl: inbox, forumUrl: forum, stdout: () => stdout, stderr: () => stderr, exited });
-      }
-    };
-    child.stdout.on("data", onData);
-    exited.then(({ code }) => {
-      clearTimeout(timer);
-      reject(new Error(`The CLI exited with ${code} before starting.\n${stdout}\n${stderr}`));
-    });
   });
+  // The banner prints the Inbox API's address, then the Forum API's.
+  const banner = waitForOutput(cli, "stdout", /Inbox API\s+(http:\/\/\S+)[\s\S]*Forum API\s+(http:\/\/\S+)/);
+  return Promise.race([banner, timedOut])
+    .then(([, inboxUrl, forumUrl]) => ({ ...cli, inboxUrl: inboxUrl ?? "", forumUrl: forumUrl ?? "" }))
+    .finally(() => clearTimeout(timer));
 }
 
 /**

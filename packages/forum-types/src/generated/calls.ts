@@ -182,7 +182,7 @@ export type calls = {
       init: { params: operations["addModerator"]["parameters"]; body: operations["addModerator"]["requestBody"]["content"]["application/json"] };
       required: true;
       data: operations["addModerator"]["responses"][201]["content"]["application/json"];
-      error: operations["addModerator"]["responses"][400 | 401 | 403 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      error: operations["addModerator"]["responses"][400 | 401 | 403 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
     };

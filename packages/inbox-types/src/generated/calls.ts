@@ -471,7 +471,7 @@ export type calls = {
       init: { params: operations["createDraft"]["parameters"]; body: operations["createDraft"]["requestBody"]["content"]["application/json"] };
       required: true;
       data: operations["createDraft"]["responses"][200]["content"]["application/json"];
-      error: operations["createDraft"]["responses"][400 | 401 | 404 | 413 | 429 | 500]["content"]["application/json"];
+      error: operations["createDraft"]["responses"][400 | 401 | 404 | 409 | 413 | 429 | 500]["content"]["application/json"];
       item: never;
       download: false;
     };

@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * Search the messages of an inbox
-         * @description Full-text search of the messages of the inbox in the path, sent and received. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. Results are ranked by where the words were found: 4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up; newest first (by `created_at`) among messages of the same rank. A rank depends on the message alone, so paging stays stable while mail arrives. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
+         * @description Full-text search of the messages of the inbox in the path, sent and received. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. Results are ranked by where the words were found: 4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up; newest first (by `created_at`) among messages of the same rank. A rank depends on the message alone, so paging stays stable while mail arrives. Only the 10,000 most recently stored matching messages (within `before` and `after`) are ranked, so that a word found in every message costs no more than that; `before` reaches older matches. The pages of one search go through the matches its first page ranked: mail stored later is found by a new search. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
          */
         get: operations["searchMessages"];
         put?: never;
@@ -175,7 +175,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a message
-         * @description Deletes the inbox's copy of a message for good: its record, attachments and source, and any of its mail still queued for the relay. Copies other inboxes hold are theirs and stay. The message's thread is updated (its `message_count`, `last_message_at`, `labels` and `participants` are its remaining messages'); a thread left with no message is deleted. Send no body; the answer is 204 with no body.
+         * @description Deletes the inbox's copy of a message for good: its record, attachments and source, and any of its mail still queued for the relay. Copies other inboxes hold are theirs and stay. The message's thread is updated (its `message_count`, `last_message_at`, `labels`, `participants` and the summary such as `senders`, `last_message_id` and `size` are its remaining messages'); a thread left with no message is deleted. Send no body; the answer is 204 with no body.
          */
         delete: operations["deleteMessage"];
         options?: never;
@@ -476,7 +476,7 @@ export interface paths {
         };
         /**
          * Search the threads of an inbox
-         * @description Full-text search of the threads of the inbox in the path, by the messages they hold. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. A thread is found through its messages and ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up); newest first (by the thread's `created_at`) among threads of the same rank. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
+         * @description Full-text search of the threads of the inbox in the path, by the messages they hold. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. A thread is found through its messages and ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up); newest first (by the thread's `created_at`) among threads of the same rank. Only the 10,000 most recently stored matching messages (within `before` and `after`) are ranked, so that a word found in every message costs no more than that; `before` reaches older matches. The pages of one search go through the matches its first page ranked: mail stored later is found by a new search. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
          */
         get: operations["searchThreads"];
         put?: never;
@@ -496,7 +496,7 @@ export interface paths {
         };
         /**
          * Search the threads of every inbox
-         * @description Full-text search of the threads of every inbox of the API key's pod together, by the messages they hold; another pod's messages are never searched. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. A thread is found through its messages and ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up); newest first (by the thread's `created_at`) among threads of the same rank. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
+         * @description Full-text search of the threads of every inbox of the API key's pod together, by the messages they hold; another pod's messages are never searched. Every word of `q` must start a word of the message, without regard to case (`inv` finds `Invoice`), in its subject, its addresses (sender, `to`, `cc`), its text or its html's text; the first 100,000 characters of each field are searched. `before` and `after` keep messages whose `timestamp` is in that range. A thread is found through its messages and ranks as its best matching message (4 when the subject holds every word, 2 when the addresses do, 1 when the body does, added up); newest first (by the thread's `created_at`) among threads of the same rank. Only the 10,000 most recently stored matching messages of the pod (within `before` and `after`) are ranked, so that a word found in every message costs no more than that; `before` reaches older matches. The pages of one search go through the matches its first page ranked: mail stored later is found by a new search. Send no body; `limit` sets the page size (1 to 100, default 20; larger is a 400). To page, send `next_page_token` back as `page_token` with the same `q`, `before` and `after` until it is null; a token of another query is a 400 `INVALID_PAGE_TOKEN`.
          */
         get: operations["searchPodThreads"];
         put?: never;
@@ -527,7 +527,7 @@ export interface paths {
         };
         /**
          * Get a thread
-         * @description Returns one thread of the inbox with all its messages, oldest first. Put the inbox address (URL-encoded) and the `thread_id` in the path; send no body. The answer is the Thread: `thread_id`, `inbox_id`, `subject`, `participants`, `labels`, `message_count`, `last_message_at`, `created_at`, `updated_at` and `messages`.
+         * @description Returns one thread of the inbox with all its messages, oldest first. Put the inbox address (URL-encoded) and the `thread_id` in the path; send no body. The answer is the Thread: `thread_id`, `inbox_id`, `subject`, `participants`, `labels`, `message_count`, `last_message_at`, `created_at`, `updated_at`, AgentMail's summary of its messages (`senders`, `recipients`, `last_message_id`, `preview`, `size`, `timestamp`, `sent_timestamp`, `received_timestamp`), `count` and `messages`.
          */
         get: operations["getThread"];
         put?: never;
@@ -581,7 +581,7 @@ export interface paths {
         };
         /**
          * Get a thread of any inbox
-         * @description Returns one thread of any inbox of the API key's pod with all its messages, oldest first, as Get Thread does without the inbox in the path. Put the `thread_id` in the path; send no body. The answer is the Thread: `thread_id`, `inbox_id`, `subject`, `participants`, `labels`, `message_count`, `last_message_at`, `created_at`, `updated_at` and `messages`.
+         * @description Returns one thread of any inbox of the API key's pod with all its messages, oldest first, as Get Thread does without the inbox in the path. Put the `thread_id` in the path; send no body. The answer is the Thread: `thread_id`, `inbox_id`, `subject`, `participants`, `labels`, `message_count`, `last_message_at`, `created_at`, `updated_at`, AgentMail's summary of its messages (`senders`, `recipients`, `last_message_id`, `preview`, `size`, `timestamp`, `sent_timestamp`, `received_timestamp`), `count` and `messages`.
          */
         get: operations["getPodThread"];
         put?: never;
@@ -1048,7 +1048,7 @@ export interface paths {
         put?: never;
         /**
          * Create a draft
-         * @description Saves a draft in the inbox: a message to finish and send later, with Send Draft or, when `send_at` is given, by the server at that time. Nothing is sent now. A draft with `in_reply_to` is a reply to that message of the inbox (recipients, `Re:` subject and threading headers come from it, as Reply To Message sets them). A scheduled draft is sent once, at its time and not before, however many server instances share the database and across restarts; once sent it is gone, and the message is in the inbox like any sent message (`message.sent` and the rest follow). The answer is the Draft.
+         * @description Saves a draft in the inbox: a message to finish and send later, with Send Draft or, when `send_at` is given, by the server at that time. Nothing is sent now. A draft with `in_reply_to` is a reply to that message of the inbox (recipients, `Re:` subject and threading headers come from it, as Reply To Message sets them). A scheduled draft is sent once, at its time and not before, however many server instances share the database and across restarts; once sent it is gone, and the message is in the inbox like any sent message (`message.sent` and the rest follow). The answer is the Draft. A pod holds at most 1,000 drafts over all its inboxes unless the server is started with `--drafts-per-pod` (409 `DRAFT_LIMIT_REACHED`); sending a draft or deleting it makes room.
          */
         post: operations["createDraft"];
         delete?: never;
@@ -1530,6 +1530,11 @@ export interface components {
              */
             inbox_id: components["schemas"]["EmailAddress"];
             /**
+             * @description The inbox address again, under the name AgentMail's clients read it by. Always equal to `inbox_id`.
+             * @example support@pigeonhole.test
+             */
+            email: components["schemas"]["EmailAddress"];
+            /**
              * @description Friendly name shown with the address on messages sent from the inbox; null when none was given.
              * @example Pigeonhole Support
              */
@@ -1578,8 +1583,10 @@ export interface components {
              *       {
              *         "pod_id": "3f0c2a8e-6b1d-4f5a-9c2e-7d4b8a1e5f60",
              *         "inbox_id": "support@pigeonhole.test",
+             *         "email": "support@pigeonhole.test",
              *         "display_name": "Pigeonhole Support",
              *         "client_id": "support-inbox-v1",
+             *         "metadata": {},
              *         "created_at": "2026-11-22T09:30:00.000Z",
              *         "updated_at": "2026-11-22T09:30:00.000Z"
              *       }
@@ -1624,6 +1631,7 @@ export interface components {
              * @example WEBHOOK_LIMIT_REACHED
              * @example RECIPIENT_BLOCKED
              * @example LIST_LIMIT_REACHED
+             * @example DRAFT_LIMIT_REACHED
              * @example PAYLOAD_TOO_LARGE
              * @example RATE_LIMIT_EXCEEDED
              * @example SEND_LIMIT_EXCEEDED
@@ -2584,6 +2592,55 @@ export interface components {
              * @example 2026-11-22T10:05:00.000Z
              */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description Timestamp of the thread's newest message, sent or received: the same instant as `last_message_at`, under the name AgentMail's clients read (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T10:05:00.000Z
+             */
+            timestamp: string;
+            /**
+             * Format: date-time
+             * @description Timestamp of the thread's newest message labelled `received`; null when it has none.
+             * @example 2026-11-22T10:05:00.000Z
+             */
+            received_timestamp: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the thread's newest message labelled `sent`; null when it has none.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            sent_timestamp: string | null;
+            /**
+             * @description The senders of the thread's messages, oldest first, each address once, written as the first of its messages gave its `from` (`address` or `Display Name <address>`).
+             * @example [
+             *       "Pigeonhole Support <support@pigeonhole.test>",
+             *       "Ada Lovelace <ada@example.com>"
+             *     ]
+             */
+            senders: string[];
+            /**
+             * @description The recipients (`to`, `cc` and `bcc`) of the thread's messages in this inbox, oldest first, each address once.
+             * @example [
+             *       "ada@example.com",
+             *       "support@pigeonhole.test"
+             *     ]
+             */
+            recipients: components["schemas"]["EmailAddress"][];
+            /**
+             * @description The `message_id` of the thread's newest message (the last of Get Thread's `messages`).
+             * @example <CAF3kQ9x1tY7bZ@mail.example.com>
+             */
+            last_message_id: string;
+            /**
+             * @description The `preview` of the thread's newest message; null when that message has no text body.
+             * @example Thanks, got it!
+             */
+            preview: string | null;
+            /**
+             * @description Size of the thread in bytes, the sum of its messages' `size`.
+             * @example 1514
+             */
+            size: number;
         };
         /** @description One page of the threads of an inbox, newest first (by `created_at`, so that paging stays stable while threads get new messages). Fetch the next page by sending `next_page_token` back as `page_token`; it is null on the last page. */
         ListThreadsResponse: {
@@ -2622,7 +2679,21 @@ export interface components {
              *         "message_count": 2,
              *         "last_message_at": "2026-11-22T10:05:00.000Z",
              *         "created_at": "2026-11-22T09:30:00.000Z",
-             *         "updated_at": "2026-11-22T10:05:00.000Z"
+             *         "updated_at": "2026-11-22T10:05:00.000Z",
+             *         "timestamp": "2026-11-22T10:05:00.000Z",
+             *         "received_timestamp": "2026-11-22T10:05:00.000Z",
+             *         "sent_timestamp": "2026-11-22T09:30:00.000Z",
+             *         "senders": [
+             *           "Pigeonhole Support <support@pigeonhole.test>",
+             *           "Ada Lovelace <ada@example.com>"
+             *         ],
+             *         "recipients": [
+             *           "ada@example.com",
+             *           "support@pigeonhole.test"
+             *         ],
+             *         "last_message_id": "<CAF3kQ9x1tY7bZ@mail.example.com>",
+             *         "preview": "Thanks, got it!",
+             *         "size": 1514
              *       }
              *     ]
              */
@@ -2706,6 +2777,60 @@ export interface components {
              * @example 2026-11-22T10:05:00.000Z
              */
             updated_at: string;
+            /**
+             * Format: date-time
+             * @description Timestamp of the thread's newest message, sent or received: the same instant as `last_message_at`, under the name AgentMail's clients read (ISO 8601, UTC, milliseconds).
+             * @example 2026-11-22T10:05:00.000Z
+             */
+            timestamp: string;
+            /**
+             * Format: date-time
+             * @description Timestamp of the thread's newest message labelled `received`; null when it has none.
+             * @example 2026-11-22T10:05:00.000Z
+             */
+            received_timestamp: string | null;
+            /**
+             * Format: date-time
+             * @description Timestamp of the thread's newest message labelled `sent`; null when it has none.
+             * @example 2026-11-22T09:30:00.000Z
+             */
+            sent_timestamp: string | null;
+            /**
+             * @description The senders of the thread's messages, oldest first, each address once, written as the first of its messages gave its `from` (`address` or `Display Name <address>`).
+             * @example [
+             *       "Pigeonhole Support <support@pigeonhole.test>",
+             *       "Ada Lovelace <ada@example.com>"
+             *     ]
+             */
+            senders: string[];
+            /**
+             * @description The recipients (`to`, `cc` and `bcc`) of the thread's messages in this inbox, oldest first, each address once.
+             * @example [
+             *       "ada@example.com",
+             *       "support@pigeonhole.test"
+             *     ]
+             */
+            recipients: components["schemas"]["EmailAddress"][];
+            /**
+             * @description The `message_id` of the thread's newest message (the last of Get Thread's `messages`).
+             * @example <CAF3kQ9x1tY7bZ@mail.example.com>
+             */
+            last_message_id: string;
+            /**
+             * @description The `preview` of the thread's newest message; null when that message has no text body.
+             * @example Thanks, got it!
+             */
+            preview: string | null;
+            /**
+             * @description Size of the thread in bytes, the sum of its messages' `size`.
+             * @example 1514
+             */
+            size: number;
+            /**
+             * @description Number of messages in `messages`: every message of the thread, so the same as `message_count` (AgentMail's clients read it as the size of a page of messages).
+             * @example 2
+             */
+            count: number;
             /**
              * @description The messages of the thread in this inbox, with their bodies, oldest first.
              * @example [
@@ -3919,7 +4044,21 @@ export interface components {
              *       "message_count": 2,
              *       "last_message_at": "2026-11-22T10:05:00.000Z",
              *       "created_at": "2026-11-22T09:30:00.000Z",
-             *       "updated_at": "2026-11-22T10:05:00.000Z"
+             *       "updated_at": "2026-11-22T10:05:00.000Z",
+             *       "timestamp": "2026-11-22T10:05:00.000Z",
+             *       "received_timestamp": "2026-11-22T10:05:00.000Z",
+             *       "sent_timestamp": "2026-11-22T09:30:00.000Z",
+             *       "senders": [
+             *         "Pigeonhole Support <support@pigeonhole.test>",
+             *         "Ada Lovelace <ada@example.com>"
+             *       ],
+             *       "recipients": [
+             *         "ada@example.com",
+             *         "support@pigeonhole.test"
+             *       ],
+             *       "last_message_id": "<CAF3kQ9x1tY7bZ@mail.example.com>",
+             *       "preview": "Thanks, got it!",
+             *       "size": 1514
              *     }
              */
             thread: components["schemas"]["ThreadItem"];
@@ -4602,6 +4741,16 @@ export interface components {
                 "application/json": components["schemas"]["ErrorResponse"];
             };
         };
+        /** @description The API key's pod already holds as many drafts, over all its inboxes, as the server allows (1,000 unless the server is started with `--drafts-per-pod`). `error.type` is `conflict_error`, `details.code` `DRAFT_LIMIT_REACHED`. Send or delete drafts you no longer need; the same request answers the same until then, so it carries `X-Should-Retry: false`. */
+        DraftLimitReached: {
+            headers: {
+                "X-Should-Retry": components["headers"]["XShouldRetry"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorResponse"];
+            };
+        };
         /** @description The draft cannot be sent as it stands: it has no recipient in `to` (`REQUIRED`, `details.field` `to`) or more than 50 in all (`TOO_MANY_RECIPIENTS`), the body names a system label (`SYSTEM_LABEL`), or the inbox is outside the server's hosted domains (`DOMAIN_NOT_HOSTED`). `error.type` is `validation_error`. The draft stays; fix it with Update Draft and send it again. */
         BadRequestSendDraft: {
             headers: {
@@ -4972,6 +5121,7 @@ export type ResponseApiKeyLimitReached = components['responses']['ApiKeyLimitRea
 export type ResponseBadRequestApiKeyPath = components['responses']['BadRequestApiKeyPath'];
 export type ResponseKeyInUse = components['responses']['KeyInUse'];
 export type ResponseBadRequestDraft = components['responses']['BadRequestDraft'];
+export type ResponseDraftLimitReached = components['responses']['DraftLimitReached'];
 export type ResponseBadRequestSendDraft = components['responses']['BadRequestSendDraft'];
 export type ResponseBadRequestDraftPath = components['responses']['BadRequestDraftPath'];
 export type ResponseBadRequestListEntries = components['responses']['BadRequestListEntries'];
@@ -7095,6 +7245,7 @@ export interface operations {
             400: components["responses"]["BadRequestDraft"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["DraftLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -75,6 +75,7 @@ export const generatedTools: readonly GeneratedTool[] = [
             "required": [
               "pod_id",
               "inbox_id",
+              "email",
               "display_name",
               "client_id",
               "created_at",
@@ -87,6 +88,13 @@ export const generatedTools: readonly GeneratedTool[] = [
                 "description": "Id of the pod (the tenant of your API key) that owns the inbox. The same for all inboxes of a key."
               },
               "inbox_id": {
+                "type": "string",
+                "format": "email",
+                "maxLength": 254,
+                "pattern": "^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$",
+                "description": "An e-mail address as this API takes and answers it, everywhere: a local part of at most 64 letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`) whose last label, the top-level domain, has two or more characters and starts with a letter, as every top-level domain does (`ada@example.123` and `x@i.i.tf.b` are refused), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case."
+              },
+              "email": {
                 "type": "string",
                 "format": "email",
                 "maxLength": 254,
@@ -203,6 +211,7 @@ export const generatedTools: readonly GeneratedTool[] = [
       "required": [
         "pod_id",
         "inbox_id",
+        "email",
         "display_name",
         "client_id",
         "created_at",
@@ -215,6 +224,13 @@ export const generatedTools: readonly GeneratedTool[] = [
           "description": "Id of the pod (the tenant of your API key) that owns the inbox. The same for all inboxes of a key."
         },
         "inbox_id": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254,
+          "pattern": "^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$",
+          "description": "An e-mail address as this API takes and answers it, everywhere: a local part of at most 64 letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`) whose last label, the top-level domain, has two or more characters and starts with a letter, as every top-level domain does (`ada@example.123` and `x@i.i.tf.b` are refused), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case."
+        },
+        "email": {
           "type": "string",
           "format": "email",
           "maxLength": 254,
@@ -301,6 +317,7 @@ export const generatedTools: readonly GeneratedTool[] = [
       "required": [
         "pod_id",
         "inbox_id",
+        "email",
         "display_name",
         "client_id",
         "created_at",
@@ -313,6 +330,13 @@ export const generatedTools: readonly GeneratedTool[] = [
           "description": "Id of the pod (the tenant of your API key) that owns the inbox. The same for all inboxes of a key."
         },
         "inbox_id": {
+          "type": "string",
+          "format": "email",
+          "maxLength": 254,
+          "pattern": "^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$",
+          "description": "An e-mail address as this API takes and answers it, everywhere: a local part of at most 64 letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`) whose last label, the top-level domain, has two or more characters and starts with a letter, as every top-level domain does (`ada@example.123` and `x@i.i.tf.b` are refused), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case."
+        },
+        "email": {
           "type": "string",
           "format": "email",
           "maxLength": 254,
@@ -1675,7 +1699,15 @@ export const generatedTools: readonly GeneratedTool[] = [
               "message_count",
               "last_message_at",
               "created_at",
-              "updated_at"
+              "updated_at",
+              "timestamp",
+              "received_timestamp",
+              "sent_timestamp",
+              "senders",
+              "recipients",
+              "last_message_id",
+              "preview",
+              "size"
             ],
             "properties": {
               "thread_id": {
@@ -1733,6 +1765,61 @@ export const generatedTools: readonly GeneratedTool[] = [
                 "type": "string",
                 "format": "date-time",
                 "description": "When the thread last changed, for example by a new message (ISO 8601, UTC, milliseconds)."
+              },
+              "timestamp": {
+                "type": "string",
+                "format": "date-time",
+                "description": "Timestamp of the thread's newest message, sent or received: the same instant as `last_message_at`, under the name AgentMail's clients read (ISO 8601, UTC, milliseconds)."
+              },
+              "received_timestamp": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "format": "date-time",
+                "description": "Timestamp of the thread's newest message labelled `received`; null when it has none."
+              },
+              "sent_timestamp": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "format": "date-time",
+                "description": "Timestamp of the thread's newest message labelled `sent`; null when it has none."
+              },
+              "senders": {
+                "type": "array",
+                "description": "The senders of the thread's messages, oldest first, each address once, written as the first of its messages gave its `from` (`address` or `Display Name <address>`).",
+                "items": {
+                  "type": "string"
+                }
+              },
+              "recipients": {
+                "type": "array",
+                "description": "The recipients (`to`, `cc` and `bcc`) of the thread's messages in this inbox, oldest first, each address once.",
+                "items": {
+                  "type": "string",
+                  "format": "email",
+                  "maxLength": 254,
+                  "pattern": "^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$",
+                  "description": "An e-mail address as this API takes and answers it, everywhere: a local part of at most 64 letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`) whose last label, the top-level domain, has two or more characters and starts with a letter, as every top-level domain does (`ada@example.123` and `x@i.i.tf.b` are refused), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case."
+                }
+              },
+              "last_message_id": {
+                "type": "string",
+                "description": "The `message_id` of the thread's newest message (the last of Get Thread's `messages`)."
+              },
+              "preview": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The `preview` of the thread's newest message; null when that message has no text body."
+              },
+              "size": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Size of the thread in bytes, the sum of its messages' `size`."
               }
             }
           }
@@ -1790,6 +1877,15 @@ export const generatedTools: readonly GeneratedTool[] = [
         "last_message_at",
         "created_at",
         "updated_at",
+        "timestamp",
+        "received_timestamp",
+        "sent_timestamp",
+        "senders",
+        "recipients",
+        "last_message_id",
+        "preview",
+        "size",
+        "count",
         "messages"
       ],
       "properties": {
@@ -1848,6 +1944,66 @@ export const generatedTools: readonly GeneratedTool[] = [
           "type": "string",
           "format": "date-time",
           "description": "When the thread last changed, for example by a new message (ISO 8601, UTC, milliseconds)."
+        },
+        "timestamp": {
+          "type": "string",
+          "format": "date-time",
+          "description": "Timestamp of the thread's newest message, sent or received: the same instant as `last_message_at`, under the name AgentMail's clients read (ISO 8601, UTC, milliseconds)."
+        },
+        "received_timestamp": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time",
+          "description": "Timestamp of the thread's newest message labelled `received`; null when it has none."
+        },
+        "sent_timestamp": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "format": "date-time",
+          "description": "Timestamp of the thread's newest message labelled `sent`; null when it has none."
+        },
+        "senders": {
+          "type": "array",
+          "description": "The senders of the thread's messages, oldest first, each address once, written as the first of its messages gave its `from` (`address` or `Display Name <address>`).",
+          "items": {
+            "type": "string"
+          }
+        },
+        "recipients": {
+          "type": "array",
+          "description": "The recipients (`to`, `cc` and `bcc`) of the thread's messages in this inbox, oldest first, each address once.",
+          "items": {
+            "type": "string",
+            "format": "email",
+            "maxLength": 254,
+            "pattern": "^(?=[^@]{1,64}@)[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$",
+            "description": "An e-mail address as this API takes and answers it, everywhere: a local part of at most 64 letters, digits and ``!#$%&'*+/=?^_`{|}~-`` in dot-separated pieces (no leading, trailing or doubled `.`), `@`, and a domain of two or more dot-separated labels of letters, digits and `-` (a label neither starts nor ends with `-`; at most 63 characters; no trailing `.`) whose last label, the top-level domain, has two or more characters and starts with a letter, as every top-level domain does (`ada@example.123` and `x@i.i.tf.b` are refused), at most 254 characters in all. Quoted local parts, IP-address domains and display names are not accepted; anything else is a 400 `INVALID_EMAIL`. Compared without regard to case."
+          }
+        },
+        "last_message_id": {
+          "type": "string",
+          "description": "The `message_id` of the thread's newest message (the last of Get Thread's `messages`)."
+        },
+        "preview": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "description": "The `preview` of the thread's newest message; null when that message has no text body."
+        },
+        "size": {
+          "type": "integer",
+          "minimum": 0,
+          "description": "Size of the thread in bytes, the sum of its messages' `size`."
+        },
+        "count": {
+          "type": "integer",
+          "minimum": 1,
+          "description": "Number of messages in `messages`: every message of the thread, so the same as `message_count` (AgentMail's clients read it as the size of a page of messages)."
         },
         "messages": {
           "type": "array",
@@ -2177,12 +2333,29 @@ export const generatedTools: readonly GeneratedTool[] = [
               "description": "What the agent is about, up to 500 characters, or null when it registered without one."
             },
             "metadata": {
-              "type": [
-                "object",
-                "null"
+              "oneOf": [
+                {
+                  "type": "object",
+                  "description": "The agent's own values about itself (its model, owner, home page...): at most 20 keys of 1 to 64 characters, each a string (at most 500 characters), a number or a boolean, and at most 4,096 bytes once written as compact JSON (UTF-8). Flat, like an inbox's `metadata`: nested objects and arrays are a 400 `VALIDATION_ERROR`. The service stores and answers the values; it never reads them.",
+                  "maxProperties": 20,
+                  "propertyNames": {
+                    "minLength": 1,
+                    "maxLength": 64
+                  },
+                  "additionalProperties": {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ],
+                    "maxLength": 500
+                  }
+                },
+                {
+                  "type": "null"
+                }
               ],
-              "additionalProperties": true,
-              "description": "Free-form JSON the agent set about itself with Update Your Agent (at most 4,096 bytes), or null when it set none."
+              "description": "The values the agent set about itself with Update Your Agent (flat: string keys, each a string, number or boolean), or null when it set none."
             },
             "karma": {
               "type": "integer",
@@ -4384,12 +4557,29 @@ export const generatedTools: readonly GeneratedTool[] = [
               "description": "What the agent is about, up to 500 characters, or null when it registered without one."
             },
             "metadata": {
-              "type": [
-                "object",
-                "null"
+              "oneOf": [
+                {
+                  "type": "object",
+                  "description": "The agent's own values about itself (its model, owner, home page...): at most 20 keys of 1 to 64 characters, each a string (at most 500 characters), a number or a boolean, and at most 4,096 bytes once written as compact JSON (UTF-8). Flat, like an inbox's `metadata`: nested objects and arrays are a 400 `VALIDATION_ERROR`. The service stores and answers the values; it never reads them.",
+                  "maxProperties": 20,
+                  "propertyNames": {
+                    "minLength": 1,
+                    "maxLength": 64
+                  },
+                  "additionalProperties": {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ],
+                    "maxLength": 500
+                  }
+                },
+                {
+                  "type": "null"
+                }
               ],
-              "additionalProperties": true,
-              "description": "Free-form JSON the agent set about itself with Update Your Agent (at most 4,096 bytes), or null when it set none."
+              "description": "The values the agent set about itself with Update Your Agent (flat: string keys, each a string, number or boolean), or null when it set none."
             },
             "karma": {
               "type": "integer",
@@ -4640,12 +4830,29 @@ export const generatedTools: readonly GeneratedTool[] = [
               "description": "What the agent is about, up to 500 characters, or null when it registered without one."
             },
             "metadata": {
-              "type": [
-                "object",
-                "null"
+              "oneOf": [
+                {
+                  "type": "object",
+                  "description": "The agent's own values about itself (its model, owner, home page...): at most 20 keys of 1 to 64 characters, each a string (at most 500 characters), a number or a boolean, and at most 4,096 bytes once written as compact JSON (UTF-8). Flat, like an inbox's `metadata`: nested objects and arrays are a 400 `VALIDATION_ERROR`. The service stores and answers the values; it never reads them.",
+                  "maxProperties": 20,
+                  "propertyNames": {
+                    "minLength": 1,
+                    "maxLength": 64
+                  },
+                  "additionalProperties": {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ],
+                    "maxLength": 500
+                  }
+                },
+                {
+                  "type": "null"
+                }
               ],
-              "additionalProperties": true,
-              "description": "Free-form JSON the agent set about itself with Update Your Agent (at most 4,096 bytes), or null when it set none."
+              "description": "The values the agent set about itself with Update Your Agent (flat: string keys, each a string, number or boolean), or null when it set none."
             },
             "karma": {
               "type": "integer",
@@ -4760,12 +4967,29 @@ export const generatedTools: readonly GeneratedTool[] = [
               "description": "What the agent is about, up to 500 characters, or null when it registered without one."
             },
             "metadata": {
-              "type": [
-                "object",
-                "null"
+              "oneOf": [
+                {
+                  "type": "object",
+                  "description": "The agent's own values about itself (its model, owner, home page...): at most 20 keys of 1 to 64 characters, each a string (at most 500 characters), a number or a boolean, and at most 4,096 bytes once written as compact JSON (UTF-8). Flat, like an inbox's `metadata`: nested objects and arrays are a 400 `VALIDATION_ERROR`. The service stores and answers the values; it never reads them.",
+                  "maxProperties": 20,
+                  "propertyNames": {
+                    "minLength": 1,
+                    "maxLength": 64
+                  },
+                  "additionalProperties": {
+                    "type": [
+                      "string",
+                      "number",
+                      "boolean"
+                    ],
+                    "maxLength": 500
+                  }
+                },
+                {
+                  "type": "null"
+                }
               ],
-              "additionalProperties": true,
-              "description": "Free-form JSON the agent set about itself with Update Your Agent (at most 4,096 bytes), or null when it set none."
+              "description": "The values the agent set about itself with Update Your Agent (flat: string keys, each a string, number or boolean), or null when it set none."
             },
             "karma": {
               "type": "integer",

@@ -5,6 +5,13 @@ import type { SqlDialect } from "../sql-dialect.ts";
 import { type CommentSort, POSITION_BASE, siblingOrder } from "./comment-order.ts";
 import type { CommentRow, VoteResult } from "./forum-store.ts";
 
+/**
+ * The deepest a reply may sit (top-level comments are at depth 0). Reddit shows about 10 levels before it folds a
+ * thread away; 15 leaves room beyond that for a long exchange, while keeping every thread key short (7 characters a
+ * level), so sorting a post's comments costs the same per comment however the replies chain.
+ */
+export const MAX_COMMENT_DEPTH = 15;
+
 /** A comment as one viewer reads it: with that viewer's vote. */
 export interface ViewedCommentRow extends CommentRow {
   my_vote: VoteDirectionValue | null;

@@ -4,6 +4,8 @@ import { PreparedQuery, preparedVariants } from "../prepared-query.ts";
 import type { VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
+import { MAX_COMMENT_DEPTH } from "./comment-store.ts";
+import { type ModerationStore, SqlModerationStore } from "./moderation-store.ts";
 
 export type PostSort = "hot" | "new" | "top" | "rising";
 
@@ -102,7 +104,7 @@ export interface PostListing {
   offset: number;
 }
 
-export type CreateCommentResult = { created: CommentRow } | { missing: "post" | "parent" };
+export type CreateCommentResult = { created: CommentRow } | { missing: "post" | "parent" } | { tooDeep: true };
 export type CreateCommunityResult = { created: CommunityRow } | { nameTaken: true };
 /** The outcome of deleting one's own content. */
 export type DeleteResult = "deleted" | "forbidden" | "missing";
@@ -141,7 +143,7 @@ export interface ForumStore {
    */
   idempotentWrite(
     write: IdempotentWrite,
-    run: (forum: ForumStore) => Promise<StoredAnswer>,
+    run: (forum: ForumStore, moderation: ModerationStore) => Promise<StoredAnswer>,
   ): Promise<IdempotentWriteResult>;
   findAgent(agentId: string): Promise<AgentRow | null>;
   listCommunities(limit: number, offset: number): Promise<CommunityRow[]>;
@@ -155,7 +157,10 @@ export interface ForumStore {
   listPosts(listing: PostListing, viewerId: string): Promise<PostRow[]>;
   /** Deletes an agent's own post with its comments and votes. */
   deletePost(postId: string, agentId: string): Promise<DeleteResult>;
-  /** Adds a comment and counts it on its post, in one transaction. */
+  /**
+   * Adds a comment and counts it on its post, in one transaction; a reply to a comment at {@link MAX_COMMENT_DEPTH}
+   * is refused.
+   */
   createComment(comment: NewComment): Promise<CreateCommentResult>;
   /** The post's comments, oldest first; null when there is no such post. */
   listComments(postId: string, limit: number, offset: number): Promise<CommentRow[] | null>;
@@ -376,7 +381,10 @@ export class SqlForumStore implements ForumStore {
     this.#q = forumQueries(dialect);
   }
 
-  idempotentWrite(write: IdempotentWrite, run: (forum: ForumStore) => Promise<StoredAnswer>) {
+  idempotentWrite(
+    write: IdempotentWrite,
+    run: (forum: ForumStore, moderation: ModerationStore) => Promise<StoredAnswer>,
+  ) {
     return this.#inTransaction(async (trx): Promise<IdempotentWriteResult> => {
       const fresh = { request_hash: write.requestHash, status: 0, response: "", created_at_ms: write.nowMs };
       const claimed = await trx
@@ -401,7 +409,7 @@ export class SqlForumStore implements ForumStore {
           ? { answer: { status: earlier.status, body: earlier.response } }
           : { keyReused: true };
       }
-      const answer = await run(new SqlForumStore(trx, this.#dialect));
+      const answer = await run(new SqlForumStore(trx, this.#dialect), new SqlModerationStore(trx, this.#dialect));
       await trx
         .updateTable("forum_idempotency_keys")
         .set({ status: answer.status, response: answer.body })
@@ -544,6 +552,9 @@ export class SqlForumStore implements ForumStore {
           : await q.commentOnPost.first(trx, { postId: comment.postId, commentId: comment.parentId });
       if (comment.parentId !== null && !parent) {
         return { missing: "parent" as const };
+      }
+      if (parent && parent.depth >= MAX_COMMENT_DEPTH) {
+        return { tooDeep: true as const };
       }
       await q.insertComment.execute(trx, { ...comment, depth: parent ? parent.depth + 1 : 0 });
       await q.countComment.execute(trx, { postId: comment.postId, delta: 1 });

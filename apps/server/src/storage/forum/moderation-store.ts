@@ -68,7 +68,8 @@ export class SqlModerationStore implements ModerationStore {
   }
 
   addModerator(communityName: string, actorId: string, agentName: string, at: string): Promise<AddModeratorResult> {
-    return this.#db.transaction().execute(async (trx) => {
+    // Inside the transaction of an idempotent write when the store is built on one.
+    return this.#inTransaction(async (trx) => {
       const community = await this.#lockCommunityByName(trx, communityName);
       if (!community) {
         return { missing: "community" as const };
@@ -209,5 +210,9 @@ export class SqlModerationStore implements ModerationStore {
       .orderBy("m.agent_id", "asc")
       .limit(MAX_MODERATORS)
       .execute();
+  }
+
+  #inTransaction<T>(work: (trx: ServerDatabase) => Promise<T>): Promise<T> {
+    return this.#db.isTransaction ? work(this.#db) : this.#db.transaction().execute(work);
   }
 }

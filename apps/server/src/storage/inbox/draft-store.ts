@@ -39,11 +39,15 @@ export interface DraftScope {
 }
 
 export interface DraftStore {
-  /** Stores a new draft; a pod's `client_id` taken already answers that draft, unchanged. */
+  /**
+   * Stores a new draft; a pod's `client_id` taken already answers that draft, unchanged. A pod that has `maxPerPod`
+   * drafts already gets none (`limitReached`), however many creates race.
+   */
   createDraft(
     row: NewDraftRow,
     attachments: readonly DraftAttachmentContent[],
-  ): Promise<{ created: StoredDraft } | { existing: StoredDraft }>;
+    maxPerPod: number,
+  ): Promise<{ created: StoredDraft } | { existing: StoredDraft } | { limitReached: number }>;
   findDraft(scope: DraftScope, draftId: string): Promise<StoredDraft | null>;
   /** The attachments of a draft with their bytes, in order. */
   draftAttachments(draftId: string): Promise<DraftAttachmentContent[]>;
@@ -120,7 +124,11 @@ export class SqlDraftStore implements DraftStore {
     this.#q = draftQueries(dialect);
   }
 
-  async createDraft(row: NewDraftRow, attachments: readonly DraftAttachmentContent[]) {
+  async createDraft(
+    row: NewDraftRow,
+    attachments: readonly DraftAttachmentContent[],
+    maxPerPod: number,
+  ): Promise<{ created: StoredDraft } | { existing: StoredDraft } | { limitReached: number }> {
     const existing = async () =>
       row.client_id === null || row.client_id === undefined
         ? null
@@ -130,10 +138,29 @@ export class SqlDraftStore implements DraftStore {
       return { existing: earlier };
     }
     try {
-      await retryingTransaction(this.#db, this.#dialect, async (trx) => {
+      const stored = await retryingTransaction(this.#db, this.#dialect, async (trx) => {
+        // The pod's key rows, as webhook and list entry creation do: a pod with no draft yet has none to lock, so
+        // creates racing from it would all count zero. Every pod has a key (the caller's).
+        await this.#dialect
+          .lockRows(
+            trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", row.pod_id).orderBy("key_hash"),
+          )
+          .execute();
+        const counted = await trx
+          .selectFrom("drafts")
+          .select((eb) => eb.fn.countAll<number | string>().as("drafts"))
+          .where("pod_id", "=", row.pod_id)
+          .executeTakeFirstOrThrow();
+        if (Number(counted.drafts) >= maxPerPod) {
+          return false;
+        }
         await trx.insertInto("drafts").values(row).execute();
         await insertAttachments(trx, row.draft_id, attachments, 0);
+        return true;
       });
+      if (!stored) {
+        return { limitReached: maxPerPod };
+      }
     } catch (error) {
       // Another request with the same client_id won the race: its draft is the answer.
       const winner = this.#dialect.isUniqueViolation(error) ? await existing() : null;

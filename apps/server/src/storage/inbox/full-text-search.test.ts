@@ -8,8 +8,10 @@ import { postgresDialect } from "../postgres/postgres-dialect.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { openSqlite } from "../sqlite/open-sqlite.ts";
 import { sqliteDialect } from "../sqlite/sqlite-dialect.ts";
-import { SqlMessageSearchIndex } from "./full-text-search.ts";
+import type { Ranked, RankedPosition, SearchTerms } from "./full-text-search.ts";
+import { MAX_RANKED_MATCHES, SqlMessageSearchIndex } from "./full-text-search.ts";
 import { deleteInbox } from "./inbox-deletion.ts";
+import type { NewMessageRow, ThreadColumns } from "./send-store.ts";
 
 const AT = "2026-11-22T09:30:00.000Z";
 
@@ -107,6 +109,151 @@ describe("the message search index", () => {
     expect(await indexedRows(db)).toBe(1);
     expect(await search.searchMessages("a@pigeonhole.test", terms("plum"), FIRST_PAGE)).toEqual([]);
   });
+});
+
+/** A second apart from a fixed start, so that `index` orders messages as their storing does. */
+const secondAt = (index: number) => new Date(Date.parse("2026-01-01T00:00:00.000Z") + index * 1000).toISOString();
+
+/** Messages stored straight into the database, a batch per statement; each one's thread given by `threadOf`. */
+async function storeMessages(
+  db: ServerDatabase,
+  inboxId: string,
+  indexes: readonly number[],
+  message: (index: number) => { subject: string; text: string; threadId: string },
+) {
+  for (let start = 0; start < indexes.length; start += 500) {
+    const rows: NewMessageRow[] = indexes.slice(start, start + 500).map((index) => {
+      const { subject, text, threadId } = message(index);
+      return {
+        ...messageRow(inboxId, index, subject),
+        message_id: `<m${index}@${inboxId}>`,
+        thread_id: threadId,
+        text_body: text,
+        timestamp: secondAt(index),
+        created_at: secondAt(index),
+        updated_at: secondAt(index),
+      };
+    });
+    await db.insertInto("messages").values(rows).execute();
+  }
+}
+
+async function storeThreads(db: ServerDatabase, inboxId: string, threadIds: readonly string[]) {
+  const rows: ThreadColumns[] = threadIds.map((threadId) => ({
+    thread_id: threadId,
+    inbox_id: inboxId,
+    subject: null,
+    participants: "[]",
+    labels: "[]",
+    message_count: 1,
+    last_message_at: AT,
+    created_at: AT,
+    updated_at: AT,
+  }));
+  await db.insertInto("threads").values(rows).execute();
+}
+
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, offset) => from + offset);
+
+/** Every page of a ranked search, as the search handlers page it (`limit` rows, each page after the last one's). */
+async function everyPage<T>(
+  fetch: (page: { limit: number; after?: RankedPosition }) => Promise<Ranked<T>[]>,
+  limit: number,
+  betweenPages: () => Promise<void> = async () => {},
+): Promise<T[]> {
+  const rows: T[] = [];
+  let after: RankedPosition | undefined;
+  for (;;) {
+    const page = await fetch({ limit: limit + 1, after });
+    rows.push(...page.slice(0, limit).map(({ row }) => row));
+    after = page[limit - 1]?.position;
+    if (page.length <= limit || after === undefined) {
+      return rows;
+    }
+    await betweenPages();
+  }
+}
+
+describe("the work of one search", () => {
+  // More matches than a search ranks: the oldest few have the word in their subject, so that ranking every match
+  // would put them first; the rest only in their text.
+  const OLDEST = 30;
+  const MATCHES = OLDEST + MAX_RANKED_MATCHES;
+  const A = "a@pigeonhole.test";
+  const B = "b@pigeonhole.test";
+  const walnut: SearchTerms = { words: ["walnut"] };
+
+  async function manyMatches(): Promise<[ServerDatabase, SqlMessageSearchIndex]> {
+    const [db, dialect] = await openTestDatabase(2);
+    opened = db;
+    await insertInbox(db as Kysely<unknown>, "pod-a", A);
+    await insertInbox(db as Kysely<unknown>, "pod-b", B);
+    await storeMessages(db, A, range(0, MATCHES), (index) =>
+      index < OLDEST
+        ? { subject: "Walnut ledger", text: "Walnut prices.", threadId: `thd_old_${index}` }
+        : { subject: `Note ${index}`, text: `Walnut number ${index}.`, threadId: `thd_${index % 100}` },
+    );
+    await storeThreads(db, A, [
+      ...range(0, OLDEST).map((index) => `thd_old_${index}`),
+      ...range(0, 100).map((index) => `thd_${index}`),
+    ]);
+    // Another pod's matches, stored after all of these: they never take a place among this pod's candidates.
+    await storeMessages(db, B, range(MATCHES, MATCHES + 500), (index) => ({
+      subject: "Walnut",
+      text: "Walnut.",
+      threadId: `thd_b_${index}`,
+    }));
+    return [db, new SqlMessageSearchIndex(db, dialect)];
+  }
+
+  it("ranks the newest matches of the inbox or the pod up to the cap, however many match; older ones are reached with `before`", async () => {
+    const [, search] = await manyMatches();
+    const found = await search.searchMessages(A, walnut, { limit: MATCHES + 1 });
+    expect(found).toHaveLength(MAX_RANKED_MATCHES);
+    const indexes = found.map(({ row }) => Number(/^<m(\d+)@/.exec(row.message.message_id)?.[1]));
+    expect(Math.min(...indexes)).toBe(OLDEST);
+    expect(new Set(indexes).size).toBe(MAX_RANKED_MATCHES);
+
+    const threads = await search.searchThreads({ podId: "pod-a" }, walnut, { limit: MATCHES + 1 });
+    expect(threads.map(({ row }) => row.thread_id).sort()).toEqual(
+      range(0, 100)
+        .map((index) => `thd_${index}`)
+        .sort(),
+    );
+
+    const older = { ...walnut, before: secondAt(OLDEST) };
+    const oldest = await search.searchMessages(A, older, { limit: MATCHES + 1 });
+    expect(oldest.map(({ row }) => row.message.subject)).toEqual(Array(OLDEST).fill("Walnut ledger"));
+    expect(oldest[0]?.position.score).toBe(5);
+    const oldThreads = await search.searchThreads({ inboxId: A }, older, { limit: MATCHES + 1 });
+    expect(oldThreads).toHaveLength(OLDEST);
+  }, 120_000);
+
+  it("pages through the matches of its first page, whatever is stored between pages", async () => {
+    const [db, search] = await manyMatches();
+    let added = MATCHES + 500;
+    const paged = await everyPage(
+      (page) => search.searchMessages(A, walnut, page),
+      4_000,
+      // New matches would push the oldest candidates out of the newest ones, after the page boundary.
+      async () => {
+        const late = range(added, added + 20);
+        added += late.length;
+        await storeMessages(db, A, late, (index) => ({
+          subject: "Walnut late",
+          text: "Walnut.",
+          threadId: `thd_${index % 100}`,
+        }));
+      },
+    );
+    const ids = paged.map(({ message }) => message.message_id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.sort()).toEqual(
+      range(OLDEST, MATCHES)
+        .map((index) => `<m${index}@${A}>`)
+        .sort(),
+    );
+  }, 120_000);
 });
 
 /** The database an older server left, opened (and so migrated) as the server opens it. */

@@ -15,6 +15,13 @@ import type { PageRequest, Positioned } from "./paging.ts";
 import { newestFirst } from "./paging.ts";
 import { recipientDeliveriesOf } from "./recipient-deliveries.ts";
 import { relabelThread } from "./thread-labels.ts";
+import {
+  type SummarizedThread,
+  summarizeThreads,
+  summaryOfMessages,
+  type ThreadSummary,
+  withSummaries,
+} from "./thread-summaries.ts";
 
 export interface NewInbox {
   inboxId: string;
@@ -77,12 +84,14 @@ export interface InboxStore {
     change: (current: InboxRow) => InboxSettings,
     at: string,
   ): Promise<InboxRow | null>;
-  listThreads(inboxId: string, page: PageRequest): Promise<Positioned<ThreadRow>[]>;
+  listThreads(inboxId: string, page: PageRequest): Promise<Positioned<SummarizedThread>[]>;
   /** A thread of the inbox with all its messages, oldest first. */
   findThread(
     inboxId: string,
     threadId: string,
-  ): Promise<{ thread: ThreadRow; messages: MessageWithAttachments[] } | null>;
+  ): Promise<{ thread: ThreadRow; summary: ThreadSummary; messages: MessageWithAttachments[] } | null>;
+  /** The threads with what their messages say (see thread-summaries.ts), in the order given. */
+  summarizeThreads(threads: readonly ThreadRow[]): Promise<SummarizedThread[]>;
   /** The inbox's copies of these messages that it holds, in the order asked (each once). */
   findMessages(inboxId: string, messageIds: readonly string[]): Promise<MessageWithAttachments[]>;
   /** Relabels the inbox's copies of these messages in one transaction (see relabelMessage); those found, in order. */
@@ -100,11 +109,11 @@ export interface InboxStore {
     threadId: string,
     relabel: (labels: string[]) => string[],
     at: string,
-  ): Promise<ThreadRow | null>;
+  ): Promise<SummarizedThread | null>;
   /** See deleteThread in message-removal.ts. */
   deleteThread(inboxId: string, threadId: string, at: string): Promise<boolean>;
   /** The threads of every inbox of a pod, newest first. */
-  listPodThreads(podId: string, page: PageRequest): Promise<Positioned<ThreadRow>[]>;
+  listPodThreads(podId: string, page: PageRequest): Promise<Positioned<SummarizedThread>[]>;
   /** The inbox of the pod that holds a thread; null when none of the pod's does. */
   findInboxOfThread(podId: string, threadId: string): Promise<string | null>;
   /** An attachment of any message of a thread of the inbox, with its bytes and the message it belongs to. */
@@ -251,8 +260,12 @@ export class SqlInboxStore implements InboxStore {
     return message ? this.#withDetails(message.inbox_id, message) : null;
   }
 
-  listThreads(inboxId: string, page: PageRequest) {
-    return this.#q.threadPage(this.#db, inboxId, page);
+  async listThreads(inboxId: string, page: PageRequest) {
+    return this.#summarizedPage(await this.#q.threadPage(this.#db, inboxId, page));
+  }
+
+  summarizeThreads(threads: readonly ThreadRow[]) {
+    return summarizeThreads(this.#db, this.#dialect, threads);
   }
 
   async findAttachment(inboxId: string, messageId: string, attachmentId: string) {
@@ -306,6 +319,7 @@ export class SqlInboxStore implements InboxStore {
     const deliveries = await recipientDeliveriesOf(this.#db, this.#dialect, inboxId, ids);
     return {
       thread,
+      summary: summaryOfMessages(rows),
       messages: rows.map((message) => ({
         message,
         attachments: attachments.get(message.message_id) ?? [],
@@ -357,10 +371,11 @@ export class SqlInboxStore implements InboxStore {
     return deleted.length > 0;
   }
 
-  relabelThread(inboxId: string, threadId: string, relabel: (labels: string[]) => string[], at: string) {
-    return retryingTransaction(this.#db, this.#dialect, (trx) =>
+  async relabelThread(inboxId: string, threadId: string, relabel: (labels: string[]) => string[], at: string) {
+    const thread = await retryingTransaction(this.#db, this.#dialect, (trx) =>
       relabelThread(trx, this.#dialect, inboxId, threadId, relabel, at),
     );
+    return thread ? ((await this.summarizeThreads([thread]))[0] ?? null) : null;
   }
 
   deleteThread(inboxId: string, threadId: string, at: string) {
@@ -369,8 +384,13 @@ export class SqlInboxStore implements InboxStore {
     );
   }
 
-  listPodThreads(podId: string, page: PageRequest) {
-    return this.#q.podThreadPage(this.#db, podId, page);
+  async listPodThreads(podId: string, page: PageRequest) {
+    return this.#summarizedPage(await this.#q.podThreadPage(this.#db, podId, page));
+  }
+
+  /** A page of threads with their summaries, in two more statements for the whole page. */
+  #summarizedPage(rows: readonly Positioned<ThreadRow>[]): Promise<Positioned<SummarizedThread>[]> {
+    return withSummaries(rows, (threads) => this.summarizeThreads(threads));
   }
 
   async findInboxOfThread(podId: string, threadId: string) {

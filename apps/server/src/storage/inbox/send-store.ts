@@ -13,6 +13,7 @@ import type { MailAttemptState } from "./mail-queue.ts";
 import { recordMailAttempt } from "./mail-queue.ts";
 import type { NewRecipientDelivery } from "./recipient-deliveries.ts";
 import { insertRecipientDeliveries } from "./recipient-deliveries.ts";
+import { type SummarizedThread, summarizeThreads } from "./thread-summaries.ts";
 
 export type NewMessageRow = Omit<Insertable<MessageTable>, "seq">;
 export type NewAttachmentRow = Insertable<AttachmentTable>;
@@ -59,10 +60,14 @@ export interface SendTransaction {
     atMs: number,
     notBeforeMs: number,
   ): Promise<IdempotencyClaim>;
+  /** The record of the key made at `notBeforeMs` or later (one older has expired), or null: claims nothing. */
+  findIdempotencyRecord(podId: string, key: string, notBeforeMs: number): Promise<IdempotencyRecord | null>;
   /** Counts one send on the pod's day and answers the day's count, this send included. */
   countSend(podId: string, day: string): Promise<number>;
   /** The thread, in this inbox, of the first of these message ids found there, locked until the send commits. */
   findThreadOfMessages(inboxId: string, messageIds: readonly string[]): Promise<ThreadRow | null>;
+  /** The threads with what their messages say so far (see thread-summaries.ts). */
+  summarizeThreads(threads: readonly ThreadRow[]): Promise<SummarizedThread[]>;
   insertThreads(threads: readonly ThreadColumns[]): Promise<void>;
   updateThread(thread: ThreadColumns): Promise<void>;
   insertMessages(messages: readonly NewMessageRow[]): Promise<void>;
@@ -208,6 +213,14 @@ const sendQueries = perDialect((dialect) => ({
       .where("pod_id", "=", p.podId)
       .where("idempotency_key", "=", p.key),
   ),
+  liveKeyRecord: new PreparedQuery((db, p: { podId: string; key: string; notBeforeMs: number }) =>
+    db
+      .selectFrom("idempotency_keys")
+      .select(["request_hash", "message_id", "thread_id"])
+      .where("pod_id", "=", p.podId)
+      .where("idempotency_key", "=", p.key)
+      .where("created_at_ms", ">=", p.notBeforeMs),
+  ),
   countSend: new PreparedQuery((db, p: { podId: string; day: string }) =>
     db
       .insertInto("send_counts")
@@ -304,12 +317,21 @@ class SqlSendTransaction implements SendTransaction {
     };
   }
 
+  async findIdempotencyRecord(podId: string, key: string, notBeforeMs: number) {
+    const row = await this.#q.liveKeyRecord.first(this.#trx, { podId, key, notBeforeMs });
+    return row ? { requestHash: row.request_hash, messageId: row.message_id, threadId: row.thread_id } : null;
+  }
+
   async countSend(podId: string, day: string) {
     const row = await this.#q.countSend.first(this.#trx, { podId, day });
     if (!row) {
       throw new Error(`The send count of pod ${podId} was not stored.`);
     }
     return row.count;
+  }
+
+  summarizeThreads(threads: readonly ThreadRow[]) {
+    return summarizeThreads(this.#trx, this.#dialect, threads);
   }
 
   async findThreadOfMessages(inboxId: string, messageIds: readonly string[]) {

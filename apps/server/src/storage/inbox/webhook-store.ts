@@ -45,6 +45,17 @@ export interface WebhookStore {
     settings: WebhookSettings,
     at: string,
   ): Promise<ReplaceWebhookResult>;
+  /**
+   * Changes a webhook's settings in one transaction (PATCH semantics): the row is locked, `change` computes the new
+   * settings from the current ones, and the row is written back, so two edits at once each see the other's result.
+   * Its `client_id` must stay unique within the pod.
+   */
+  editWebhook(
+    podId: string,
+    webhookId: string,
+    change: (current: WebhookRow) => WebhookSettings,
+    at: string,
+  ): Promise<ReplaceWebhookResult>;
   /** Deletes a webhook and cancels its pending deliveries; false when the pod has no such webhook. */
   deleteWebhook(podId: string, webhookId: string): Promise<boolean>;
   /** A page of a webhook's delivery log, newest first (the caller checked that the webhook is the pod's). */
@@ -172,6 +183,49 @@ export class SqlWebhookStore implements WebhookStore {
     } catch (error) {
       // Another instance gave the client_id to another webhook between the check and the update.
       const other = settings.clientId === null ? undefined : await this.#byClientId(podId, settings.clientId);
+      if (this.#dialect.isUniqueViolation(error) && other) {
+        return { clientIdTaken: other.webhook_id };
+      }
+      throw error;
+    }
+  }
+
+  async editWebhook(
+    podId: string,
+    webhookId: string,
+    change: (current: WebhookRow) => WebhookSettings,
+    at: string,
+  ): Promise<ReplaceWebhookResult> {
+    let wantedClientId: string | null = null;
+    try {
+      return await this.#db.transaction().execute(async (trx) => {
+        const current = await this.#dialect
+          .lockRows(
+            trx.selectFrom("webhooks").selectAll().where("pod_id", "=", podId).where("webhook_id", "=", webhookId),
+          )
+          .executeTakeFirst();
+        if (!current) {
+          return { missing: true as const };
+        }
+        const settings = change(current);
+        wantedClientId = settings.clientId;
+        if (settings.clientId !== null && settings.clientId !== current.client_id) {
+          const other = await byClientId(trx, podId, settings.clientId);
+          if (other) {
+            return { clientIdTaken: other.webhook_id };
+          }
+        }
+        const replaced = await trx
+          .updateTable("webhooks")
+          .set({ ...settingsColumns(settings), updated_at: at })
+          .where("seq", "=", current.seq)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { replaced };
+      });
+    } catch (error) {
+      // Another instance gave the client_id to another webhook between the check and the update.
+      const other = wantedClientId === null ? undefined : await this.#byClientId(podId, wantedClientId);
       if (this.#dialect.isUniqueViolation(error) && other) {
         return { clientIdTaken: other.webhook_id };
       }

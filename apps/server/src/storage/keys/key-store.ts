@@ -1,6 +1,7 @@
 import type { ServiceName } from "../../service-name.ts";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
+import type { SqlDialect } from "../sql-dialect.ts";
 import { keyIdOf } from "./key-id.ts";
 
 /** A registered key as `keys list` shows it: never the key, nor its hash. */
@@ -39,6 +40,9 @@ export interface PodKeyPosition {
   keyId: string;
 }
 
+/** A new key of an existing pod: registered, or refused because the pod holds its most keys already. */
+export type RegisterPodKeyResult = { keyId: string } | { limitReached: number };
+
 /** API keys by the SHA-256 of the key: the keys themselves are never stored. */
 export interface KeyStore {
   /** The pod a key opens, and the key's id. */
@@ -54,6 +58,17 @@ export interface KeyStore {
     at: string,
     registration?: KeyRegistration,
   ): Promise<{ podId: string; keyId: string }>;
+  /**
+   * Registers one more key (never seen before) for the existing pod `podId`, unless the pod has `maxPerPod` keys
+   * already: exact when creates race, on one instance or several.
+   */
+  registerPodKey(
+    keyHash: string,
+    podId: string,
+    at: string,
+    registration: KeyRegistration,
+    maxPerPod: number,
+  ): Promise<RegisterPodKeyResult>;
   /** Whether a pod exists: a key opens it, or it holds inboxes (its keys may all have been revoked). */
   podExists(podId: string): Promise<boolean>;
   /**
@@ -79,8 +94,6 @@ export interface KeyStore {
   listPodKeys(podId: string, limit: number, after?: PodKeyPosition): Promise<PodKeyRecord[]>;
   /** One of the pod's inbox keys by its id; null for another pod's key or none. */
   findPodKey(podId: string, keyId: string): Promise<PodKeyRecord | null>;
-  /** How many inbox keys the pod has. */
-  countPodKeys(podId: string): Promise<number>;
   /** Deletes one of the pod's inbox keys by its id; answers it, or null for another pod's key or none. */
   deletePodKey(podId: string, keyId: string): Promise<PodKeyRecord | null>;
 }
@@ -98,9 +111,11 @@ const forumKeyByHash = new PreparedQuery((db, p: { keyHash: string }) =>
 
 export class SqlKeyStore implements KeyStore {
   readonly #db: ServerDatabase;
+  readonly #dialect: SqlDialect;
 
-  constructor(db: ServerDatabase) {
+  constructor(db: ServerDatabase, dialect: SqlDialect) {
     this.#db = db;
+    this.#dialect = dialect;
   }
 
   async findInboxKey(keyHash: string) {
@@ -137,6 +152,48 @@ export class SqlKeyStore implements KeyStore {
       throw new Error("The API key was not stored.");
     }
     return stored;
+  }
+
+  /**
+   * The pod's key rows are locked while they are counted, as webhook and list entry creation lock them: creates
+   * racing from several instances wait for each other, and each counts the keys the others committed.
+   */
+  registerPodKey(
+    keyHash: string,
+    podId: string,
+    at: string,
+    registration: KeyRegistration,
+    maxPerPod: number,
+  ): Promise<RegisterPodKeyResult> {
+    return this.#db.transaction().execute(async (trx) => {
+      // In one order everywhere, so that no two creates wait on each other.
+      await this.#dialect
+        .lockRows(trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", podId).orderBy("key_hash"))
+        .execute();
+      // A statement of its own: after waiting for the locks it sees the keys that the other instance committed.
+      const counted = await trx
+        .selectFrom("inbox_api_keys")
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as("keys"))
+        .where("pod_id", "=", podId)
+        .executeTakeFirstOrThrow();
+      if (Number(counted.keys) >= maxPerPod) {
+        return { limitReached: maxPerPod };
+      }
+      const keyId = keyIdOf(keyHash);
+      await trx
+        .insertInto("inbox_api_keys")
+        .values({
+          key_hash: keyHash,
+          key_id: keyId,
+          pod_id: podId,
+          created_at: at,
+          dev_key: registration.dev ? 1 : 0,
+          name: registration.name ?? null,
+          prefix: registration.prefix ?? null,
+        })
+        .execute();
+      return { keyId };
+    });
   }
 
   async podExists(podId: string) {
@@ -260,15 +317,6 @@ export class SqlKeyStore implements KeyStore {
       .where("key_id", "=", keyId)
       .executeTakeFirst();
     return row ? podKeyRecord(row) : null;
-  }
-
-  async countPodKeys(podId: string) {
-    const row = await this.#db
-      .selectFrom("inbox_api_keys")
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as("count"))
-      .where("pod_id", "=", podId)
-      .executeTakeFirst();
-    return Number(row?.count ?? 0);
   }
 
   async deletePodKey(podId: string, keyId: string) {

@@ -3,9 +3,9 @@ import { DEFAULT_COMMUNITY } from "../forum/default-community.ts";
 import { deleteMessagesOf } from "../inbox/inbox-deletion.ts";
 import { retryingTransaction } from "../retrying-transaction.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
+import { type RankOf, wipeForumAgent } from "./forum-agent-wipe.ts";
 
-/** The hot rank of a post with these votes (the forum's formula), to re-rank posts that lose votes. */
-export type RankOf = (upvotes: number, downvotes: number, createdAtMs: number) => number;
+export type { RankOf };
 
 /**
  * Wipes data so that tests start clean, each wipe in one transaction per service. API keys and forum agents stay;
@@ -14,7 +14,7 @@ export type RankOf = (upvotes: number, downvotes: number, createdAtMs: number) =
 export interface DataReset {
   /** Everything of one inbox pod: inboxes, messages, threads, webhooks and their deliveries, events, idempotency records, send counts, its recipients' delivery rows, its drafts and its allow and block lists. */
   wipeInboxPod(podId: string): Promise<void>;
-  /** Everything of one forum agent: its posts (with their comments and votes), its comments and votes elsewhere, its idempotency records. */
+  /** Everything of one forum agent, others' counts kept exact: see wipeForumAgent in forum-agent-wipe.ts. */
   wipeForumAgent(agentId: string, rankOf: RankOf, at: string): Promise<void>;
   /** Every inbox and forum record; the default community is kept. */
   wipeEverything(): Promise<void>;
@@ -52,66 +52,9 @@ export class SqlDataReset implements DataReset {
   }
 
   wipeForumAgent(agentId: string, rankOf: RankOf, at: string): Promise<void> {
-    return retryingTransaction(this.#db, this.#dialect, async (trx) => {
-      const ownPosts = trx.selectFrom("forum_posts").select("post_id").where("author_id", "=", agentId);
-      await trx.deleteFrom("forum_votes").where("post_id", "in", ownPosts).execute();
-      await trx.deleteFrom("forum_comments").where("post_id", "in", ownPosts).execute();
-      await trx.deleteFrom("forum_posts").where("author_id", "=", agentId).execute();
-
-      // Its votes on other agents' posts are taken back, and those posts re-ranked.
-      const votes = await trx
-        .selectFrom("forum_votes as v")
-        .innerJoin("forum_posts as p", "p.post_id", "v.post_id")
-        .select(["v.post_id", "v.direction", "p.upvotes", "p.downvotes", "p.created_at"])
-        .where("v.agent_id", "=", agentId)
-        .execute();
-      for (const vote of votes) {
-        const upvotes = vote.upvotes - (vote.direction === "up" ? 1 : 0);
-        const downvotes = vote.downvotes - (vote.direction === "down" ? 1 : 0);
-        await trx
-          .updateTable("forum_posts")
-          .set({ upvotes, downvotes, hot_rank: rankOf(upvotes, downvotes, Date.parse(vote.created_at)) })
-          .where("post_id", "=", vote.post_id)
-          .execute();
-      }
-      await trx.deleteFrom("forum_votes").where("agent_id", "=", agentId).execute();
-
-      // Its comments on other agents' posts: gone where nobody replied, else left as deleted so replies keep their
-      // place (what deleting them through the API does).
-      const comments = await trx
-        .selectFrom("forum_comments as c")
-        .select(["c.comment_id", "c.post_id", "c.deleted_at"])
-        .select((eb) =>
-          eb
-            .exists(
-              eb.selectFrom("forum_comments as r").select("r.comment_id").whereRef("r.parent_id", "=", "c.comment_id"),
-            )
-            .as("has_replies"),
-        )
-        .where("c.author_id", "=", agentId)
-        .execute();
-      for (const comment of comments) {
-        if (comment.deleted_at === null) {
-          await trx
-            .updateTable("forum_posts")
-            .set((eb) => ({ comment_count: eb("comment_count", "-", 1) }))
-            .where("post_id", "=", comment.post_id)
-            .execute();
-        }
-        if (comment.has_replies) {
-          await trx
-            .updateTable("forum_comments")
-            .set({ content: "[deleted]", deleted_at: comment.deleted_at ?? at })
-            .where("comment_id", "=", comment.comment_id)
-            .execute();
-        } else {
-          await trx.deleteFrom("forum_comments").where("comment_id", "=", comment.comment_id).execute();
-        }
-      }
-      await trx.deleteFrom("forum_idempotency_keys").where("agent_id", "=", agentId).execute();
-      await trx.deleteFrom("forum_follows").where("follower_id", "=", agentId).execute();
-      await trx.deleteFrom("forum_subscriptions").where("agent_id", "=", agentId).execute();
-    });
+    return retryingTransaction(this.#db, this.#dialect, (trx) =>
+      wipeForumAgent(trx, this.#dialect, agentId, rankOf, at),
+    );
   }
 
   async wipeEverything(): Promise<void> {

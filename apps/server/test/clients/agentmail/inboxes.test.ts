@@ -9,11 +9,14 @@ describe("the official agentmail SDK, pointed at the server", () => {
     const created = await served.sdk.inboxes.create({ username: "sdk-first", displayName: "SDK First" });
     expect(created.inboxId).toBe("sdk-first@pigeonhole.test");
     expect(created.displayName).toBe("SDK First");
+    // The SDK's Inbox requires `email`; its clients print it as the inbox's address.
+    expect(created.email).toBe(created.inboxId);
 
     const listed = await served.sdk.inboxes.list({ limit: 100 });
     expect(listed.inboxes.map((inbox) => inbox.inboxId)).toContain(created.inboxId);
     const fetched = await served.sdk.inboxes.get(created.inboxId);
-    expect(fetched).toMatchObject({ inboxId: created.inboxId, displayName: "SDK First" });
+    expect(fetched).toMatchObject({ inboxId: created.inboxId, email: created.inboxId, displayName: "SDK First" });
+    expect(listed.inboxes.find((inbox) => inbox.inboxId === created.inboxId)?.email).toBe(created.inboxId);
   });
 
   it("gets the SDK's error for another pod's inbox: 404, as for one that does not exist", async () => {
