@@ -183,8 +183,12 @@ export function createServiceApp<Caller, Code extends string = HttpProblemCode>(
     route(operation, options.handlers[operation.operationId], (c) => c.get("caller"));
   }
   for (const [path, handler] of Object.entries(options.extraRoutes ?? {})) {
-    // Named by their path, which the code gives (a few, fixed).
-    app.get(path, labels.name(handler, path));
+    // Named by their path, which the code gives (a few, fixed). Labels are found by handler, so each path gets a
+    // handler of its own even where two paths share one.
+    app.get(
+      path,
+      labels.name((c, next) => handler(c, next), path),
+    );
     methodsByPath.set(path, ["GET"]);
   }
   for (const [path, methods] of methodsByPath) {

@@ -879,6 +879,6 @@ describe("the client and the spec agree", () => {
       ]),
     );
     expect(sent).toEqual(expected);
-    expect(Object.values(sent).filter(Boolean)).toHaveLength(3);
+    expect(Object.values(sent).filter(Boolean)).toHaveLength(4);
   });
 });

@@ -65,6 +65,7 @@ describe("every operation, in both call styles", () => {
     expect(support).toEqual({
       pod_id: expect.any(String),
       inbox_id: `${username}@pigeonhole.test`,
+      email: `${username}@pigeonhole.test`,
       display_name: "Support",
       client_id: `${username}-client`,
       created_at: expect.stringMatching(ISO_TIMESTAMP),

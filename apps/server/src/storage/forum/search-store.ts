@@ -175,12 +175,16 @@ function sqliteParts(request: SearchRequest): SearchParts {
  */
 function postgresParts(words: readonly string[], kinds: readonly Kind[]): SearchParts {
   const query = sql`to_tsquery('simple', ${words.map((word) => `${word}:*`).join(" & ")})`;
-  // The query is written where it is used, a constant the planner matches with the GIN indexes.
+  // The query is written where it is used, a constant the planner matches with the GIN indexes. Each kind takes its
+  // own newest matches, which hold the newest of both: for a word found everywhere, that walks each kind's newest-first
+  // index and stops at the cap, where a cut of the union alone would sort every match.
   const candidates = {
-    post: sql`select 'post' as kind, post_id as item_id, created_at from forum_posts
-      where search_document @@ ${query}`,
-    comment: sql`select 'comment' as kind, comment_id as item_id, created_at from forum_comments
-      where search_document @@ ${query} and deleted_at is null`,
+    post: sql`(select 'post' as kind, post_id as item_id, created_at from forum_posts
+      where search_document @@ ${query}
+      order by created_at desc, post_id limit ${sql.lit(MAX_RANKED_MATCHES)})`,
+    comment: sql`(select 'comment' as kind, comment_id as item_id, created_at from forum_comments
+      where search_document @@ ${query} and deleted_at is null
+      order by created_at desc, comment_id limit ${sql.lit(MAX_RANKED_MATCHES)})`,
   };
   return {
     prelude: sql`with matches as materialized (

@@ -15,6 +15,7 @@ import { addressLists } from "./0014-address-lists.ts";
 import { keyNamesInboxMetadata } from "./0015-key-names-inbox-metadata.ts";
 import { threadedComments } from "./0016-threaded-comments.ts";
 import { forumSocial } from "./0017-forum-social.ts";
+import { searchPrefixIndexes } from "./0018-search-prefix-indexes.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -36,5 +37,6 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0015_key_names_inbox_metadata": keyNamesInboxMetadata(types),
     "0016_threaded_comments": threadedComments(types),
     "0017_forum_social": forumSocial(types),
+    "0018_search_prefix_indexes": searchPrefixIndexes(types),
   }),
 });
