@@ -13,6 +13,7 @@ describe("readBenchSettings", () => {
       poolSize: undefined,
       fanOut: { subscribers: 100, messages: 200, intervalMs: 10 },
       mailMessages: 500,
+      webhook: { messages: 200, intervalMs: 20 },
     });
   });
 
@@ -30,6 +31,8 @@ describe("readBenchSettings", () => {
         BENCH_EVENTS: "5000",
         BENCH_EVENT_INTERVAL_MS: "2",
         BENCH_SMTP_MESSAGES: "2000",
+        BENCH_WEBHOOK_MESSAGES: "1000",
+        BENCH_WEBHOOK_INTERVAL_MS: "5",
         BENCH_SCENARIOS: "Get Post, vote,,get post",
       }),
     ).toEqual({
@@ -42,6 +45,7 @@ describe("readBenchSettings", () => {
       poolSize: 20,
       fanOut: { subscribers: 1000, messages: 5000, intervalMs: 2 },
       mailMessages: 2000,
+      webhook: { messages: 1000, intervalMs: 5 },
       scenarios: ["get post", "vote"],
     });
   });
@@ -71,6 +75,8 @@ describe("readBenchSettings", () => {
     [{ BENCH_EVENTS: "1e3" }, /BENCH_EVENTS must be a whole number/],
     [{ BENCH_EVENT_INTERVAL_MS: "20000" }, /BENCH_EVENT_INTERVAL_MS must be a whole number from 1 to 10000/],
     [{ BENCH_SMTP_MESSAGES: "200000" }, /BENCH_SMTP_MESSAGES must be a whole number from 1 to 100000/],
+    [{ BENCH_WEBHOOK_MESSAGES: "0" }, /BENCH_WEBHOOK_MESSAGES must be a whole number from 1 to 100000/],
+    [{ BENCH_WEBHOOK_INTERVAL_MS: "fast" }, /BENCH_WEBHOOK_INTERVAL_MS must be a whole number/],
     [{ BENCH_SCENARIOS: "," }, /BENCH_SCENARIOS takes a comma-separated list of pieces of scenario names/],
     [{ BENCH_SCENARIOS: "x".repeat(101) }, /BENCH_SCENARIOS takes a comma-separated list/],
     [{ BENCH_DATABASE_URL: "mysql://localhost/db" }, /BENCH_DATABASE_URL must be a postgres:\/\/ address/],

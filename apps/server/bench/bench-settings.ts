@@ -20,6 +20,8 @@ export interface BenchSettings {
   fanOut: { subscribers: number; messages: number; intervalMs: number };
   /** Messages each mail scenario handles: received over SMTP, and sent through the API on to a relay. */
   mailMessages: number;
+  /** The webhook delivery: messages sent, and the time from one send's start to the next. */
+  webhook: { messages: number; intervalMs: number };
   /**
    * What to run, as lower-case pieces of names: a scenario, the event fan-out or the mail scenarios runs when its name
    * holds one of them (see `selectsPart`); everything runs when unset.
@@ -42,6 +44,8 @@ const LIMITS = {
   events: 100_000,
   eventIntervalMs: 10_000,
   mailMessages: 100_000,
+  webhookMessages: 100_000,
+  webhookIntervalMs: 10_000,
 };
 
 function whole(name: string, text: string, max: number): number {
@@ -100,8 +104,9 @@ function isBackend(name: string): name is Backend {
  * Reads `BENCH_BACKENDS` (default `sqlite,postgres`), `BENCH_INSTANCES` (default `1,2`), `BENCH_SECONDS` (5),
  * `BENCH_CONNECTIONS` (10), `BENCH_POSTS` (10000), `BENCH_DATABASE_URL`, `BENCH_POOL_SIZE`, and for the event
  * fan-out `BENCH_SUBSCRIBERS` (100), `BENCH_EVENTS` (200 messages) and `BENCH_EVENT_INTERVAL_MS` (10), and for the
- * mail scenarios `BENCH_SMTP_MESSAGES` (500), and `BENCH_SCENARIOS` (everything) to run only the scenarios (and
- * parts: `event fan-out`, `mail`) whose names hold one of its comma-separated, case-insensitive pieces.
+ * mail scenarios `BENCH_SMTP_MESSAGES` (500), for the webhook delivery `BENCH_WEBHOOK_MESSAGES` (200) and
+ * `BENCH_WEBHOOK_INTERVAL_MS` (20), and `BENCH_SCENARIOS` (everything) to run only the scenarios (and parts: `event
+ * fan-out`, `mail`, `webhook delivery`) whose names hold one of its comma-separated, case-insensitive pieces.
  */
 export function readBenchSettings(env: Readonly<Record<string, string | undefined>>): BenchSettings {
   const backends = unique(list(env.BENCH_BACKENDS || "sqlite,postgres"));
@@ -141,6 +146,10 @@ export function readBenchSettings(env: Readonly<Record<string, string | undefine
       intervalMs: whole("BENCH_EVENT_INTERVAL_MS", env.BENCH_EVENT_INTERVAL_MS || "10", LIMITS.eventIntervalMs),
     },
     mailMessages: whole("BENCH_SMTP_MESSAGES", env.BENCH_SMTP_MESSAGES || "500", LIMITS.mailMessages),
+    webhook: {
+      messages: whole("BENCH_WEBHOOK_MESSAGES", env.BENCH_WEBHOOK_MESSAGES || "200", LIMITS.webhookMessages),
+      intervalMs: whole("BENCH_WEBHOOK_INTERVAL_MS", env.BENCH_WEBHOOK_INTERVAL_MS || "20", LIMITS.webhookIntervalMs),
+    },
     scenarios: scenarioFilters(env.BENCH_SCENARIOS),
   };
 }

@@ -37,6 +37,8 @@ import { createInbox, seedAttachments, seedInboxes, seedPosts, seedVoters, voter
 import { type ServerInstances, startServerInstances } from "./server-instances.ts";
 import { runSmtpReceive } from "./smtp-receive.ts";
 import { runStreamingLoad } from "./streaming-load.ts";
+import { runWebhookDelivery, type WebhookDeliveryResult } from "./webhook-delivery.ts";
+import { renderWebhookDelivery } from "./webhook-delivery-report.ts";
 
 const SEEDED_INBOXES = 100;
 // Prime, so that agents and posts pair up differently every round: each post gets votes from many agents.
@@ -46,6 +48,7 @@ const VOTERS = 499;
 const FAN_OUT_PART = "event fan-out";
 const MAIL_PART = "mail";
 const MESSAGE_SEARCH_PART = "message search";
+const WEBHOOK_PART = "webhook delivery";
 
 /** The scenarios `BENCH_SCENARIOS` selects, all of them when it is unset. */
 const selectedScenarios = (settings: BenchSettings, seeded: SeededData) =>
@@ -70,6 +73,7 @@ function checkScenarioFilters(settings: BenchSettings): void {
     FAN_OUT_PART,
     MAIL_PART,
     MESSAGE_SEARCH_PART,
+    WEBHOOK_PART,
   ];
   const unmatched = unmatchedFilters(settings, names);
   if (unmatched.length > 0) {
@@ -225,6 +229,40 @@ async function measureConfiguration(
     return { rows, fanOut };
   } finally {
     await cleanup.run();
+  }
+}
+
+/**
+ * Webhook deliveries on `count` instances started for it (private webhook addresses allowed, for the receiver on
+ * 127.0.0.1), the sends through the last one; any instance may deliver.
+ */
+async function measureWebhookDelivery(
+  settings: BenchSettings,
+  database: PreparedDatabase,
+  count: number,
+  parentCleanup: Cleanup,
+): Promise<WebhookDeliveryResult> {
+  const cleanup = parentCleanup.nested();
+  try {
+    const servers = await startServerInstances(count, database.serverArgs, { extraArgs: ["--allow-private-webhooks"] });
+    cleanup.add(() => servers.stop());
+    const last = servers.instances.at(-1);
+    if (!last) {
+      throw new Error("No server instance to send through.");
+    }
+    return await runWebhookDelivery({ sendUrl: last.inboxUrl, inboxKey: TEST_KEYS.inbox }, settings.webhook);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+function reportWebhookDelivery(settings: BenchSettings, count: number, result: WebhookDeliveryResult): void {
+  out(
+    `  Webhook delivery: ${result.messages} messages from one inbox to another, one every ` +
+      `${settings.webhook.intervalMs} ms through instance ${count}, to a receiver on 127.0.0.1`,
+  );
+  for (const line of renderWebhookDelivery(result)) {
+    out(`  ${line}`);
   }
 }
 
@@ -430,10 +468,11 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
   for (const count of database.instanceCounts) {
     out(`${database.title}, ${count} ${count === 1 ? "instance" : "instances"}`);
     const { rows, fanOut } = await measureConfiguration(settings, database, count, seeded, cleanup);
-    for (const line of renderTable(rows)) {
+    // Only the parts outside the table (fan-out, mail, webhooks) may be selected: no empty table then.
+    for (const line of rows.length > 0 ? renderTable(rows) : []) {
       out(`  ${line}`);
     }
-    if (backend === "sqlite") {
+    if (backend === "sqlite" && rows.length > 0) {
       out(`  Goals: reads at least ${SQLITE_GOALS.read}x of the ceiling, writes at least ${SQLITE_GOALS.write}x.`);
       for (const line of renderVerdicts(goalVerdicts(rows, SQLITE_GOALS))) {
         out(`  ${line}`);
@@ -444,6 +483,9 @@ async function benchmarkDatabase(settings: BenchSettings, backend: Backend, clea
     }
     if (selectsPart(settings, MAIL_PART)) {
       reportMail(rows, await measureMail(settings, database, count, cleanup), settings, count);
+    }
+    if (selectsPart(settings, WEBHOOK_PART)) {
+      reportWebhookDelivery(settings, count, await measureWebhookDelivery(settings, database, count, cleanup));
     }
     out();
   }
@@ -502,6 +544,12 @@ export async function runBenchmark(env: Readonly<Record<string, string | undefin
       "server recorded it, then every message looked for once among the relay's deliveries. x HTTP send: against " +
       "the send message scenario of the same configuration (its req/s over autocannon's connections). µs CPU/msg: " +
       "the server instances' CPU per message (per request for the HTTP send).",
+  );
+  out(
+    `Webhook delivery: ${settings.webhook.messages} messages sent one after another between two inboxes of one ` +
+      "pod, whose webhook takes message.sent and message.received, on instances started for it; latency from a " +
+      "send's 200 to its event's arrival at a receiver on 127.0.0.1 (Node's HTTP server), against the baseline of " +
+      "the same run: the send requests themselves, from their start to their 200 (x send, percentile by percentile).",
   );
   out();
   const cleanup = new Cleanup();

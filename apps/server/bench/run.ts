@@ -12,6 +12,9 @@
 // those two HTTP scenarios and nothing else.
 // Message search: one inbox filled to 10,000 and then 100,000 messages, each size searched over HTTP next to getting
 // one message (the part "message search").
+// Webhook delivery: BENCH_WEBHOOK_MESSAGES (200) sends, one every BENCH_WEBHOOK_INTERVAL_MS (20), each raising
+// message.sent and message.received for a receiver on 127.0.0.1; time from each send's 200 to the event's arrival,
+// next to the send's own time (the part "webhook delivery").
 import { runBenchmark } from "./benchmark.ts";
 
 await runBenchmark(process.env);

@@ -1,3 +1,5 @@
+import type { CoveragePassOutcome } from "./coverage-pass.ts";
+
 /** The kinds of failure the fuzz suite looks for. */
 export const FAILURE_KINDS = {
   serverError: "a 5xx answer",
@@ -45,6 +47,7 @@ export class FuzzReport {
   readonly #tallies = new Map<string, number>();
   #elapsedMs = 0;
   #interrupted = false;
+  #coverage: CoveragePassOutcome | null = null;
 
   readonly service: string;
   readonly #operationCount: number;
@@ -96,6 +99,21 @@ export class FuzzReport {
     return this.#interrupted;
   }
 
+  /** Notes how the pass that visits every operation until it answers 2xx ended. */
+  covered(outcome: CoveragePassOutcome): void {
+    this.#coverage = outcome;
+  }
+
+  /** Whether the time limit stopped that pass before every operation had answered 2xx or used up its rounds. */
+  get coverageCut(): boolean {
+    return this.#coverage?.cut ?? false;
+  }
+
+  /** Whether the operation answered 2xx at least once. */
+  succeededOnce(operationId: string): boolean {
+    return (this.#operations.get(operationId)?.succeeded ?? 0) > 0;
+  }
+
   /** Operations that answered 2xx at least once. */
   operationsSucceeded(): string[] {
     return [...this.#operations].filter(([, counts]) => counts.succeeded > 0).map(([id]) => id);
@@ -126,6 +144,14 @@ export class FuzzReport {
         .map(([kind, count]) => `${count} ${kind}`)
         .join(", ")}`,
     ];
+    if (this.#coverage !== null) {
+      const { rounds, requests, cut, uncovered } = this.#coverage;
+      lines.push(
+        `${this.service}: coverage pass: ${requests} requests over ${rounds} rounds` +
+          `${cut ? ", stopped by the time limit" : ""}` +
+          `${uncovered.length > 0 ? `; without a 2xx after it: ${uncovered.join(", ")}` : ""}`,
+      );
+    }
     const neverSucceeded = [...this.#operations].filter(([, counts]) => counts.succeeded === 0).map(([id]) => id);
     for (const id of neverSucceeded.sort()) {
       const refusal = this.#refusals.get(id);

@@ -5,11 +5,13 @@ import { responseValidator } from "../test/support/test-server.ts";
 import type { Answer, AnswerJudges } from "./answer-checks.ts";
 import { judgeAnswer } from "./answer-checks.ts";
 import { createLinkReader } from "./answer-links.ts";
+import { runCoveragePass } from "./coverage-pass.ts";
 import { createFormatChecks } from "./format-checks.ts";
 import type { FuzzReport } from "./fuzz-report.ts";
 import type { FuzzSettings } from "./fuzz-settings.ts";
 import { IdPool } from "./id-pool.ts";
 import { readBack } from "./read-back.ts";
+import type { RequestDraft } from "./request-draft.ts";
 import { requestDrafts } from "./request-draft.ts";
 import { createSchemaValues } from "./schema-values.ts";
 import type { SentRequest } from "./sent-request.ts";
@@ -344,18 +346,38 @@ export function createFuzzRun(prepared: FuzzPreparation, report: FuzzReport, tar
     }
   }
 
-  const drafts = fc.oneof(
-    ...model.operations.map((operation) => requestDrafts(operation, values, target.isolation === null)),
-  );
+  const byOperation = model.operations.map((operation) => ({
+    operationId: operation.operationId,
+    drafts: requestDrafts(operation, values, target.isolation === null),
+  }));
+  const drafts = fc.oneof(...byOperation.map((operation) => operation.drafts));
+  const exerciseDraft = (draft: RequestDraft) => exercise(toSentRequest(draft, setting));
   return {
     pool,
-    /** Runs the property with the settings' seed, count and time limit. */
+    /**
+     * Visits every operation until it answers 2xx (see runCoveragePass), then runs the property with the settings'
+     * seed and count in what is left of the time limit, which bounds both.
+     */
     async run(settings: FuzzSettings): Promise<void> {
       const started = performance.now();
-      const details = await fc.check(
-        fc.asyncProperty(drafts, (draft) => exercise(toSentRequest(draft, setting))),
-        { seed: settings.seed, numRuns: settings.runs, interruptAfterTimeLimit: settings.timeLimitMs },
-      );
+      const deadline = started + settings.timeLimitMs;
+      const coverage = await runCoveragePass(byOperation, (id) => report.succeededOnce(id), exerciseDraft, {
+        seed: settings.seed,
+        rounds: settings.coverageRounds,
+        deadline,
+      });
+      report.covered(coverage);
+      const remainingMs = Math.floor(deadline - performance.now());
+      if (remainingMs <= 0) {
+        report.finished(performance.now() - started);
+        report.interrupt();
+        return;
+      }
+      const details = await fc.check(fc.asyncProperty(drafts, exerciseDraft), {
+        seed: settings.seed,
+        numRuns: settings.runs,
+        interruptAfterTimeLimit: remainingMs,
+      });
       report.finished(performance.now() - started);
       if (details.interrupted) {
         report.interrupt();

@@ -4,8 +4,10 @@ export interface FuzzSettings {
   seed: number;
   /** Requests drawn per service. */
   runs: number;
-  /** Wall-clock budget per service; the run stops early (and says so) when it is spent. */
+  /** Wall-clock budget per service, the coverage pass included; the run stops early (and says so) when it is spent. */
   timeLimitMs: number;
+  /** Rounds of the coverage pass: at most this many requests to an operation before its success path counts missing. */
+  coverageRounds: number;
 }
 
 /**
@@ -16,6 +18,12 @@ const RUNS_PER_OPERATION = 45;
 /** Wall-clock allowance per request drawn: a few times what a request takes on a loaded two-core machine. */
 const MS_PER_RUN = 30;
 const MIN_TIME_LIMIT_MS = 15_000;
+/**
+ * The most rounds the coverage pass runs, each sending one request to every operation without a 2xx yet: the hardest
+ * success paths (a valid request naming live ids of a kind few answers make) take some tens of draws, so an operation
+ * still without one after this many has a real gap.
+ */
+const COVERAGE_ROUNDS = 100;
 const SEED = 20_261_125;
 
 function integerFromEnvironment(name: string, fallback: number): number {
@@ -30,12 +38,16 @@ function integerFromEnvironment(name: string, fallback: number): number {
   return value;
 }
 
-/** The settings for a service of `operationCount` operations; FUZZ_SEED, FUZZ_RUNS and FUZZ_TIME_LIMIT_MS override. */
+/**
+ * The settings for a service of `operationCount` operations; FUZZ_SEED, FUZZ_RUNS, FUZZ_TIME_LIMIT_MS and
+ * FUZZ_COVERAGE_ROUNDS override.
+ */
 export function fuzzSettings(operationCount: number): FuzzSettings {
   const runs = integerFromEnvironment("FUZZ_RUNS", operationCount * RUNS_PER_OPERATION);
   return {
     seed: integerFromEnvironment("FUZZ_SEED", SEED),
     runs,
     timeLimitMs: integerFromEnvironment("FUZZ_TIME_LIMIT_MS", Math.max(MIN_TIME_LIMIT_MS, runs * MS_PER_RUN)),
+    coverageRounds: integerFromEnvironment("FUZZ_COVERAGE_ROUNDS", COVERAGE_ROUNDS),
   };
 }

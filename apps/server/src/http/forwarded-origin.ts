@@ -1,10 +1,11 @@
 import type { Context } from "hono";
-import { peerAddress } from "./client-address.ts";
+import { forwardedValues } from "./forwarded-header.ts";
 
 const FORWARDED_PROTOCOLS = new Set(["http", "https"]);
 
-/** The first of a header's comma-separated values: the one the proxy nearest the client wrote. */
-const firstValue = (header: string | undefined) => header?.split(",")[0]?.trim().toLowerCase() ?? "";
+/** The value the trusted peer wrote into `header` (the last, since proxies append), or "" when it wrote none. */
+const nearestValue = (c: Context, trusted: ReadonlySet<string>, header: "x-forwarded-host" | "x-forwarded-proto") =>
+  forwardedValues(c, trusted, header)[0]?.toLowerCase() ?? "";
 
 /** `host` as the origin of a URL of `protocol`, or null when it is no bare host with an optional port. */
 function originOf(protocol: string, host: string): string | null {
@@ -21,15 +22,13 @@ function originOf(protocol: string, host: string): string | null {
 
 /**
  * The origin the client reached, as a proxy in front tells it with `X-Forwarded-Proto` and `X-Forwarded-Host`: read
- * only from a peer among `trusted`, so that no other sender can make the server link to a host of its choosing. Null
- * when the peer is not trusted, or names no valid origin; the request's own address stands then.
+ * only from a peer among `trusted`, and only the value that peer appended (see forwarded-header.ts), so that no other
+ * sender can make the server link to a host of its choosing. Null when the peer is not trusted, or names no valid
+ * origin; the request's own address stands then.
  */
 export function forwardedOriginOf(c: Context, trusted: ReadonlySet<string>): string | null {
-  if (trusted.size === 0 || !trusted.has(peerAddress(c))) {
-    return null;
-  }
-  const protocol = firstValue(c.req.header("x-forwarded-proto"));
-  const host = firstValue(c.req.header("x-forwarded-host"));
+  const protocol = nearestValue(c, trusted, "x-forwarded-proto");
+  const host = nearestValue(c, trusted, "x-forwarded-host");
   if (protocol === "" && host === "") {
     return null;
   }

@@ -3,6 +3,7 @@ import { create as contentDisposition } from "content-disposition";
 import { format as formatMediaType, parse as parseMediaType } from "content-type";
 import type { Clock } from "../clock.ts";
 import type { OperationHandlers, RequestContext } from "../http/operation-types.ts";
+import type { InboxCaller } from "../keys/api-keys.ts";
 import type { AttachmentContent, InboxStore, MessageWithAttachments } from "../storage/inbox/inbox-store.ts";
 import type { InboxRow } from "../storage/schema.ts";
 import type { DownloadLinks, DownloadRequest, DownloadTarget } from "./download-links.ts";
@@ -116,39 +117,40 @@ export function createDownloadHandlers(deps: DownloadHandlerDependencies): Pick<
     };
   }
 
+  /**
+   * The attachment `attachmentId` that `find` looks up in the pod's inbox, with the message that holds it, as its
+   * bytes or a link; a 404 when there is none.
+   */
+  async function answerAttachment(
+    context: RequestContext<InboxCaller>,
+    inboxId: string,
+    attachmentId: string,
+    find: (inboxId: string) => Promise<{ attachment: AttachmentContent; messageId: string } | null>,
+  ) {
+    const inbox = await ownInbox(context.caller.podId, inboxId);
+    const found = await find(inbox.inbox_id);
+    if (!found) {
+      throw new InboxProblem(404, "NOT_FOUND", `Attachment '${attachmentId}' was not found.`, {
+        field: "attachment_id",
+      });
+    }
+    const target = { podId: context.caller.podId, inboxId: inbox.inbox_id, messageId: found.messageId, attachmentId };
+    return attachmentAnswer(target, found.attachment, context);
+  }
+
   return {
     async getAttachment({ path }, context) {
-      const inbox = await ownInbox(context.caller.podId, path.inbox_id);
-      const attachment = await inboxes.findAttachment(inbox.inbox_id, path.message_id, path.attachment_id);
-      if (!attachment) {
-        throw new InboxProblem(404, "NOT_FOUND", `Attachment '${path.attachment_id}' was not found.`, {
-          field: "attachment_id",
-        });
-      }
-      const target = {
-        podId: context.caller.podId,
-        inboxId: inbox.inbox_id,
-        messageId: path.message_id,
-        attachmentId: path.attachment_id,
-      };
-      return attachmentAnswer(target, attachment, context);
+      return answerAttachment(context, path.inbox_id, path.attachment_id, async (inboxId) => {
+        const attachment = await inboxes.findAttachment(inboxId, path.message_id, path.attachment_id);
+        return attachment && { attachment, messageId: path.message_id };
+      });
     },
 
     async getThreadAttachment({ path }, context) {
-      const inbox = await ownInbox(context.caller.podId, path.inbox_id);
-      const attachment = await inboxes.findThreadAttachment(inbox.inbox_id, path.thread_id, path.attachment_id);
-      if (!attachment) {
-        throw new InboxProblem(404, "NOT_FOUND", `Attachment '${path.attachment_id}' was not found.`, {
-          field: "attachment_id",
-        });
-      }
-      const target = {
-        podId: context.caller.podId,
-        inboxId: inbox.inbox_id,
-        messageId: attachment.message_id,
-        attachmentId: path.attachment_id,
-      };
-      return attachmentAnswer(target, attachment, context);
+      return answerAttachment(context, path.inbox_id, path.attachment_id, async (inboxId) => {
+        const attachment = await inboxes.findThreadAttachment(inboxId, path.thread_id, path.attachment_id);
+        return attachment && { attachment, messageId: attachment.message_id };
+      });
     },
 
     async getRawMessage({ path }, context) {

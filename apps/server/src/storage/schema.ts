@@ -356,6 +356,8 @@ export interface ForumCommentTable {
   downvotes: Generated<number>;
   /** 0 for a top-level comment, its parent's depth plus 1 for a reply (migration 0016). */
   depth: Generated<number>;
+  /** The replies below this comment at any depth, for paging a thread without reading it (migration 0019). */
+  descendant_count: Generated<number>;
 }
 
 /** The answer a forum write gave, kept under its Idempotency-Key for 24 hours. */

@@ -1,6 +1,7 @@
 import type { operations, paths } from "@pigeonhole/test-control-types";
 import { isoTimestamp } from "../clock.ts";
 import type { OperationHandlers, PathOperationId, RequestContext } from "../http/operation-types.ts";
+import { instantOrProblem } from "../http/request-instant.ts";
 import type { ClockState, ControllableClock } from "./controllable-clock.ts";
 import { ClockBackwardsError } from "./controllable-clock.ts";
 import type { FaultRegistry } from "./faults/fault-registry.ts";
@@ -63,17 +64,7 @@ export function createControlHandlers(
     },
     async setClock({ body }) {
       try {
-        const nowMs = body.now === undefined ? undefined : Date.parse(body.now);
-        if (Number.isNaN(nowMs)) {
-          throw new TestControlProblem(
-            400,
-            "INVALID_VALUE",
-            `now: '${body.now}' is not a date-time this server can read.`,
-            {
-              field: "now",
-            },
-          );
-        }
+        const nowMs = body.now === undefined ? undefined : instantOrProblem(body.now, "now", TestControlProblem);
         return { status: 200, body: toClock(clock.set({ nowMs, frozen: body.frozen })) };
       } catch (error) {
         if (error instanceof ClockBackwardsError) {

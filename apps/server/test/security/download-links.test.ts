@@ -100,10 +100,22 @@ describe("download links from a server behind a trusted proxy", () => {
     expect((await sourceLink(t, attachment, forwarded)).origin).toBe("https://mail.example.com");
   });
 
-  it("take the first of several forwarded values, and a port with the host", async () => {
+  it("take the value the proxy appended, not one the client sent ahead of it", async () => {
+    // A proxy that appends to these headers passes on what the client sent: the last value is the proxy's own.
     const link = await downloadLink(t, attachment, {
-      "X-Forwarded-Proto": "https, http",
-      "X-Forwarded-Host": "mail.example.com:8443, internal.local",
+      "X-Forwarded-Proto": "http, https",
+      "X-Forwarded-Host": "evil.example, mail.example.com",
+    });
+    expect(link.origin).toBe("https://mail.example.com");
+    expect(await followOnServer(t, link)).toBe("A");
+    const source = await sourceLink(t, attachment, { "X-Forwarded-Host": "evil.example, mail.example.com" });
+    expect(source.host).toBe("mail.example.com");
+  });
+
+  it("keep a port with the host", async () => {
+    const link = await downloadLink(t, attachment, {
+      "X-Forwarded-Proto": "https",
+      "X-Forwarded-Host": "mail.example.com:8443",
     });
     expect(link.origin).toBe("https://mail.example.com:8443");
   });

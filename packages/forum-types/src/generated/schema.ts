@@ -476,7 +476,7 @@ export interface paths {
         };
         /**
          * Search posts and comments
-         * @description Full-text search over post titles, post texts and comments, ranked by relevance (a match in a title counts more than one in a text), ties most recently written first, so pages are deterministic. Send no body. Every word of `q` must appear (any order, any letter case; a word also matches the longer words it starts). `type` is `posts`, `comments` or `all` (the default). Deleted posts and comments are never found. To bound the work of one search, only the 10,000 newest matches are ranked: a word found in more posts and comments than that finds the most relevant of the newest 10,000. `limit` is the page size (1 to 100, default 25) and `offset` the results to skip (0 to 999): a search reaches its 1,000 best results at most. A missing or empty `q`, one over 200 characters, or one with no word in it is a 400 `VALIDATION_ERROR`.
+         * @description Full-text search over post titles, post texts and comments, ranked by `relevance`: 2 for a post whose title holds every word of `q`, else 1 (a match in a title counts more than one in a text or a comment). It depends on the result alone, never on how often the words occur in other posts, so every database ranks alike. Ties are most recently created first (`created_at`), then by `id`, so pages are deterministic. Send no body. Every word of `q` must appear, in the title or the text (any order, any letter case; a word also matches the longer words it starts). `type` is `posts`, `comments` or `all` (the default). Deleted posts and comments are never found. To bound the work of one search, only the 10,000 newest matches are ranked: a word found in more posts and comments than that finds the most relevant of the newest 10,000. `limit` is the page size (1 to 100, default 25) and `offset` the results to skip (0 to 999): a search reaches its 1,000 best results at most. A missing or empty `q`, one over 200 characters, or one with no word in it is a 400 `VALIDATION_ERROR`.
          *
          *     The answer is `{success, results, count, has_more, next_offset}`; each result has `type` (`post` or `comment`), `id`, `post_id`, `title` (posts; null for comments), a `content` excerpt, `author`, `community`, `upvotes`, `downvotes`, `created_at` and `relevance`. A read: 60 per minute per API key by default.
          */
@@ -1404,8 +1404,8 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description How well the result matches `q`, higher first. Its scale depends on the database the server runs on, so compare it only with the other results of the same search.
-             * @example 3.72
+             * @description How well the result matches `q`, higher first: 2 for a post whose title holds every word of `q`, else 1 (the words in the post's text, split between its title and text, or in a comment). It depends on the result alone, never on how often the words occur elsewhere, and is the same on every database the server runs on.
+             * @example 2
              */
             relevance: number;
         };

@@ -5623,7 +5623,7 @@ export const generatedTools: readonly GeneratedTool[] = [
               "relevance": {
                 "type": "number",
                 "minimum": 0,
-                "description": "How well the result matches `q`, higher first. Its scale depends on the database the server runs on, so compare it only with the other results of the same search."
+                "description": "How well the result matches `q`, higher first: 2 for a post whose title holds every word of `q`, else 1 (the words in the post's text, split between its title and text, or in a comment). It depends on the result alone, never on how often the words occur elsewhere, and is the same on every database the server runs on."
               }
             }
           }

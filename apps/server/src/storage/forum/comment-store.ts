@@ -1,9 +1,9 @@
-import { sql } from "kysely";
 import type { ServerDatabase } from "../database.ts";
 import type { VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
-import { type CommentSort, POSITION_BASE, siblingOrder } from "./comment-order.ts";
+import { type CommentSort, siblingOrder } from "./comment-order.ts";
 import type { CommentRow, VoteResult } from "./forum-store.ts";
+import { threadPageIds } from "./thread-page.ts";
 
 /**
  * The deepest a reply may sit (top-level comments are at depth 0). Reddit shows about 10 levels before it folds a
@@ -47,6 +47,21 @@ export interface CommentStore {
   ): Promise<VoteResult | "self" | null>;
 }
 
+/** A comment's columns, with its author's name (`forum_comments as m`, `forum_agents as a`). */
+export const COMMENT_COLUMNS = [
+  "m.comment_id",
+  "m.post_id",
+  "m.parent_id",
+  "m.content",
+  "m.created_at",
+  "m.author_id",
+  "a.name as author_name",
+  "m.deleted_at",
+  "m.upvotes",
+  "m.downvotes",
+  "m.depth",
+] as const;
+
 const viewedComments = (db: ServerDatabase, viewerId: string) =>
   db
     .selectFrom("forum_comments as m")
@@ -54,20 +69,7 @@ const viewedComments = (db: ServerDatabase, viewerId: string) =>
     .leftJoin("comment_votes as v", (join) =>
       join.onRef("v.comment_id", "=", "m.comment_id").on("v.agent_id", "=", viewerId),
     )
-    .select([
-      "m.comment_id",
-      "m.post_id",
-      "m.parent_id",
-      "m.content",
-      "m.created_at",
-      "m.author_id",
-      "a.name as author_name",
-      "m.deleted_at",
-      "m.upvotes",
-      "m.downvotes",
-      "m.depth",
-      "v.direction as my_vote",
-    ]);
+    .select([...COMMENT_COLUMNS, "v.direction as my_vote"]);
 
 export class SqlCommentStore implements CommentStore {
   readonly #db: ServerDatabase;
@@ -82,43 +84,25 @@ export class SqlCommentStore implements CommentStore {
     return (await viewedComments(this.#db, viewerId).where("m.comment_id", "=", commentId).executeTakeFirst()) ?? null;
   }
 
-  /**
-   * The database numbers each sibling group in `sort` order (a window function over the post's comments, read
-   * through the index on post_id), builds each comment's thread key from its ancestors' numbers (a recursive query)
-   * and answers only the page: the server never holds more than one page of a post's comments.
-   */
-  async listThread(page: ThreadPage): Promise<ViewedCommentRow[] | null> {
-    const db = this.#db;
-    const post = await db
-      .selectFrom("forum_posts")
-      .select("post_id")
-      .where("post_id", "=", page.postId)
-      .executeTakeFirst();
-    if (!post) {
-      return null;
-    }
-    // Thread keys are digits compared byte by byte; PostgreSQL compares text by its locale unless told otherwise.
-    const bytewise = this.#dialect.name === "postgres" ? sql` collate "C"` : sql``;
-    const { rows } = await sql<{ comment_id: string }>`
-      with recursive ranked as (
-        select m.comment_id, m.parent_id,
-          cast(row_number() over (partition by m.parent_id order by ${siblingOrder(page.sort)}) + ${POSITION_BASE} as text) as position
-        from forum_comments m where m.post_id = ${page.postId}
-      ),
-      thread as (
-        select r.comment_id, r.position as thread_key from ranked r where r.parent_id is null
-        union all
-        select r.comment_id, t.thread_key || r.position from ranked r join thread t on r.parent_id = t.comment_id
-      )
-      select comment_id from thread order by thread_key${bytewise}
-      limit ${page.limit} offset ${page.offset}`.execute(db);
-    if (rows.length === 0) {
-      return [];
-    }
-    const ids = rows.map((row) => row.comment_id);
-    const found = await viewedComments(db, page.viewerId).where("m.comment_id", "in", ids).execute();
-    const byId = new Map(found.map((row) => [row.comment_id, row]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
+  /** One page, located through each comment's reply count (see thread-page.ts) in one read snapshot. */
+  listThread(page: ThreadPage): Promise<ViewedCommentRow[] | null> {
+    return this.#dialect.readSnapshot(this.#db, async (db) => {
+      const post = await db
+        .selectFrom("forum_posts")
+        .select("post_id")
+        .where("post_id", "=", page.postId)
+        .executeTakeFirst();
+      if (!post) {
+        return null;
+      }
+      const ids = await threadPageIds(db, this.#dialect, page.postId, siblingOrder(page.sort), page);
+      if (ids.length === 0) {
+        return [];
+      }
+      const found = await viewedComments(db, page.viewerId).where("m.comment_id", "in", ids).execute();
+      const byId = new Map(found.map((row) => [row.comment_id, row]));
+      return ids.flatMap((id) => byId.get(id) ?? []);
+    });
   }
 
   vote(

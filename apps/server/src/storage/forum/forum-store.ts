@@ -4,8 +4,9 @@ import { PreparedQuery, preparedVariants } from "../prepared-query.ts";
 import type { VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
-import { MAX_COMMENT_DEPTH } from "./comment-store.ts";
+import { COMMENT_COLUMNS, MAX_COMMENT_DEPTH } from "./comment-store.ts";
 import { type ModerationStore, SqlModerationStore } from "./moderation-store.ts";
+import { countRepliesAbove } from "./reply-counts.ts";
 
 export type PostSort = "hot" | "new" | "top" | "rising";
 
@@ -162,8 +163,6 @@ export interface ForumStore {
    * is refused.
    */
   createComment(comment: NewComment): Promise<CreateCommentResult>;
-  /** The post's comments, oldest first; null when there is no such post. */
-  listComments(postId: string, limit: number, offset: number): Promise<CommentRow[] | null>;
   /** Marks an agent's own comment deleted (it keeps its place) and stops counting it on its post; a comment deleted before is missing. */
   deleteComment(commentId: string, agentId: string, at: string): Promise<DeleteResult>;
   /**
@@ -210,19 +209,7 @@ const selectComments = (db: ServerDatabase) =>
   db
     .selectFrom("forum_comments as m")
     .leftJoin("forum_agents as a", "a.agent_id", "m.author_id")
-    .select([
-      "m.comment_id",
-      "m.post_id",
-      "m.parent_id",
-      "m.content",
-      "m.created_at",
-      "m.author_id",
-      "a.name as author_name",
-      "m.deleted_at",
-      "m.upvotes",
-      "m.downvotes",
-      "m.depth",
-    ]);
+    .select(COMMENT_COLUMNS);
 
 const communityColumns = ["community_id", "name", "display_name", "description", "created_at"] as const;
 
@@ -277,14 +264,6 @@ const forumQueries = perDialect((dialect) => ({
   ),
   commentById: new PreparedQuery((db, p: { commentId: string }) =>
     selectComments(db).where("m.comment_id", "=", p.commentId),
-  ),
-  commentPage: new PreparedQuery((db, p: { postId: string; limit: number; offset: number }) =>
-    selectComments(db)
-      .where("m.post_id", "=", p.postId)
-      .orderBy("m.created_at", "asc")
-      .orderBy("m.comment_id", "asc")
-      .limit(dialect.rowCount(p.limit))
-      .offset(dialect.rowCount(p.offset)),
   ),
   postForVote: new PreparedQuery((db, p: { postId: string }) =>
     dialect.lockRows(
@@ -557,6 +536,9 @@ export class SqlForumStore implements ForumStore {
         return { tooDeep: true as const };
       }
       await q.insertComment.execute(trx, { ...comment, depth: parent ? parent.depth + 1 : 0 });
+      if (comment.parentId !== null) {
+        await countRepliesAbove(trx, this.#dialect, comment.parentId, 1);
+      }
       await q.countComment.execute(trx, { postId: comment.postId, delta: 1 });
       const created = await q.commentById.first(trx, { commentId: comment.commentId });
       if (!created) {
@@ -564,13 +546,6 @@ export class SqlForumStore implements ForumStore {
       }
       return { created };
     });
-  }
-
-  async listComments(postId: string, limit: number, offset: number) {
-    if (!(await this.#q.postExists.first(this.#db, { postId }))) {
-      return null;
-    }
-    return this.#q.commentPage.rows(this.#db, { postId, limit, offset });
   }
 
   deleteComment(commentId: string, agentId: string, at: string): Promise<DeleteResult> {

@@ -1,4 +1,5 @@
 import type { Insertable, Selectable, Transaction, Updateable } from "kysely";
+import { cappedInsert } from "../capped-insert.ts";
 import type { ClaimableRows, ClaimQueue, ClaimUpdate } from "../claimed-rows.ts";
 import type { ServerDatabase } from "../database.ts";
 import { retryingTransaction } from "../retrying-transaction.ts";
@@ -138,28 +139,22 @@ export class SqlDraftStore implements DraftStore {
       return { existing: earlier };
     }
     try {
-      const stored = await retryingTransaction(this.#db, this.#dialect, async (trx) => {
-        // The pod's key rows, as webhook and list entry creation do: a pod with no draft yet has none to lock, so
-        // creates racing from it would all count zero. Every pod has a key (the caller's).
-        await this.#dialect
-          .lockRows(
-            trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", row.pod_id).orderBy("key_hash"),
-          )
-          .execute();
-        const counted = await trx
-          .selectFrom("drafts")
-          .select((eb) => eb.fn.countAll<number | string>().as("drafts"))
-          .where("pod_id", "=", row.pod_id)
-          .executeTakeFirstOrThrow();
-        if (Number(counted.drafts) >= maxPerPod) {
-          return false;
-        }
-        await trx.insertInto("drafts").values(row).execute();
-        await insertAttachments(trx, row.draft_id, attachments, 0);
-        return true;
-      });
-      if (!stored) {
-        return { limitReached: maxPerPod };
+      const stored = await retryingTransaction(this.#db, this.#dialect, (trx) =>
+        cappedInsert(
+          trx,
+          this.#dialect,
+          { table: "drafts", podId: row.pod_id, maxPerPod },
+          {
+            async insert() {
+              await trx.insertInto("drafts").values(row).execute();
+              await insertAttachments(trx, row.draft_id, attachments, 0);
+              return { stored: true as const };
+            },
+          },
+        ),
+      );
+      if ("limitReached" in stored) {
+        return stored;
       }
     } catch (error) {
       // Another request with the same client_id won the race: its draft is the answer.

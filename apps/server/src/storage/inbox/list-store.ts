@@ -1,3 +1,4 @@
+import { cappedInsert } from "../capped-insert.ts";
 import type { ServerDatabase } from "../database.ts";
 import type { AddressListEntryRow, AddressListEntryTable } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -74,50 +75,44 @@ export class SqlListStore implements ListStore {
   }
 
   createEntry(scope: ListScope, entry: NewListEntry, maxPerPod: number): Promise<CreateListEntryResult> {
-    return this.#db.transaction().execute(async (trx) => {
-      // The pod's key rows, as webhook creation does: a pod with no entry yet has none to lock, so creates racing
-      // from it would all count zero. Every pod has a key (the caller's).
-      await this.#dialect
-        .lockRows(
-          trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", scope.podId).orderBy("key_hash"),
-        )
-        .execute();
-      const existing = await trx
-        .selectFrom("address_list_entries")
-        .selectAll()
-        .where("pod_id", "=", scope.podId)
-        .where("inbox_id", "=", inboxColumn(scope))
-        .where("direction", "=", scope.direction)
-        .where("list_type", "=", scope.listType)
-        .where("entry", "=", entry.entry)
-        .executeTakeFirst();
-      if (existing) {
-        return { existing };
-      }
-      const counted = await trx
-        .selectFrom("address_list_entries")
-        .select((eb) => eb.fn.countAll<number | string>().as("entries"))
-        .where("pod_id", "=", scope.podId)
-        .executeTakeFirstOrThrow();
-      if (Number(counted.entries) >= maxPerPod) {
-        return { limitReached: maxPerPod };
-      }
-      const created = await trx
-        .insertInto("address_list_entries")
-        .values({
-          pod_id: scope.podId,
-          inbox_id: inboxColumn(scope),
-          direction: scope.direction,
-          list_type: scope.listType,
-          entry: entry.entry,
-          entry_type: entry.entryType,
-          reason: entry.reason,
-          created_at: entry.createdAt,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { created };
-    });
+    return this.#db.transaction().execute((trx) =>
+      cappedInsert<CreateListEntryResult, CreateListEntryResult>(
+        trx,
+        this.#dialect,
+        { table: "address_list_entries", podId: scope.podId, maxPerPod },
+        {
+          async existing() {
+            const existing = await trx
+              .selectFrom("address_list_entries")
+              .selectAll()
+              .where("pod_id", "=", scope.podId)
+              .where("inbox_id", "=", inboxColumn(scope))
+              .where("direction", "=", scope.direction)
+              .where("list_type", "=", scope.listType)
+              .where("entry", "=", entry.entry)
+              .executeTakeFirst();
+            return existing && { existing };
+          },
+          async insert() {
+            const created = await trx
+              .insertInto("address_list_entries")
+              .values({
+                pod_id: scope.podId,
+                inbox_id: inboxColumn(scope),
+                direction: scope.direction,
+                list_type: scope.listType,
+                entry: entry.entry,
+                entry_type: entry.entryType,
+                reason: entry.reason,
+                created_at: entry.createdAt,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            return { created };
+          },
+        },
+      ),
+    );
   }
 
   async findEntry(scope: ListScope, entry: string): Promise<AddressListEntryRow | null> {

@@ -1,3 +1,4 @@
+import { cappedInsert } from "../capped-insert.ts";
 import type { ServerDatabase } from "../database.ts";
 import type { WebhookRow } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -102,47 +103,40 @@ export class SqlWebhookStore implements WebhookStore {
     at: string,
     maxPerPod: number,
   ): Promise<CreateWebhookResult> {
-    return this.#db.transaction().execute(async (trx) => {
-      // The pod's key rows, not its webhooks: a pod with no webhook yet has none to lock, and creates racing from it
-      // would all count zero. Every pod has a key (the caller's). In one order everywhere, so no two wait on each other.
-      await this.#dialect
-        .lockRows(trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", podId).orderBy("key_hash"))
-        .execute();
-      const sameClientId = settings.clientId === null ? undefined : await byClientId(trx, podId, settings.clientId);
-      if (sameClientId) {
-        return { existing: sameClientId };
-      }
-      // A statement of its own: after waiting for the locks it sees the webhooks that the other instance committed.
-      const counted = await trx
-        .selectFrom("webhooks")
-        .select((eb) => eb.fn.countAll<number | string>().as("webhooks"))
-        .where("pod_id", "=", podId)
-        .executeTakeFirstOrThrow();
-      if (Number(counted.webhooks) >= maxPerPod) {
-        return { limitReached: maxPerPod };
-      }
-      const created = await trx
-        .insertInto("webhooks")
-        .values({
-          webhook_id: webhookId,
-          pod_id: podId,
-          secret,
-          created_at: at,
-          updated_at: at,
-          ...settingsColumns(settings),
-        })
-        .onConflict((oc) => oc.doNothing())
-        .returningAll()
-        .executeTakeFirst();
-      if (created) {
-        return { created };
-      }
+    const sameClientId = async (trx: ServerDatabase) => {
       const existing = settings.clientId === null ? undefined : await byClientId(trx, podId, settings.clientId);
-      if (!existing) {
-        throw new Error(`The webhook ${webhookId} was not stored.`);
-      }
-      return { existing };
-    });
+      return existing && { existing };
+    };
+    return this.#db.transaction().execute((trx) =>
+      cappedInsert<CreateWebhookResult, CreateWebhookResult>(
+        trx,
+        this.#dialect,
+        { table: "webhooks", podId, maxPerPod },
+        {
+          existing: () => sameClientId(trx),
+          async insert() {
+            const created = await trx
+              .insertInto("webhooks")
+              .values({
+                webhook_id: webhookId,
+                pod_id: podId,
+                secret,
+                created_at: at,
+                updated_at: at,
+                ...settingsColumns(settings),
+              })
+              .onConflict((oc) => oc.doNothing())
+              .returningAll()
+              .executeTakeFirst();
+            const answer = created ? { created } : await sameClientId(trx);
+            if (!answer) {
+              throw new Error(`The webhook ${webhookId} was not stored.`);
+            }
+            return answer;
+          },
+        },
+      ),
+    );
   }
 
   async findWebhook(podId: string, webhookId: string) {

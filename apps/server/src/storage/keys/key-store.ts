@@ -1,4 +1,5 @@
 import type { ServiceName } from "../../service-name.ts";
+import { cappedInsert } from "../capped-insert.ts";
 import type { ServerDatabase } from "../database.ts";
 import { PreparedQuery } from "../prepared-query.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
@@ -155,8 +156,9 @@ export class SqlKeyStore implements KeyStore {
   }
 
   /**
-   * The pod's key rows are locked while they are counted, as webhook and list entry creation lock them: creates
-   * racing from several instances wait for each other, and each counts the keys the others committed.
+   * The pod's key rows are locked while they are counted, as for its webhooks, list entries and drafts (see
+   * capped-insert.ts): creates racing from several instances wait for each other, and each counts the keys the others
+   * committed.
    */
   registerPodKey(
     keyHash: string,
@@ -165,35 +167,31 @@ export class SqlKeyStore implements KeyStore {
     registration: KeyRegistration,
     maxPerPod: number,
   ): Promise<RegisterPodKeyResult> {
-    return this.#db.transaction().execute(async (trx) => {
-      // In one order everywhere, so that no two creates wait on each other.
-      await this.#dialect
-        .lockRows(trx.selectFrom("inbox_api_keys").select("key_hash").where("pod_id", "=", podId).orderBy("key_hash"))
-        .execute();
-      // A statement of its own: after waiting for the locks it sees the keys that the other instance committed.
-      const counted = await trx
-        .selectFrom("inbox_api_keys")
-        .select((eb) => eb.fn.countAll<number | string | bigint>().as("keys"))
-        .where("pod_id", "=", podId)
-        .executeTakeFirstOrThrow();
-      if (Number(counted.keys) >= maxPerPod) {
-        return { limitReached: maxPerPod };
-      }
-      const keyId = keyIdOf(keyHash);
-      await trx
-        .insertInto("inbox_api_keys")
-        .values({
-          key_hash: keyHash,
-          key_id: keyId,
-          pod_id: podId,
-          created_at: at,
-          dev_key: registration.dev ? 1 : 0,
-          name: registration.name ?? null,
-          prefix: registration.prefix ?? null,
-        })
-        .execute();
-      return { keyId };
-    });
+    return this.#db.transaction().execute((trx) =>
+      cappedInsert(
+        trx,
+        this.#dialect,
+        { table: "inbox_api_keys", podId, maxPerPod },
+        {
+          async insert() {
+            const keyId = keyIdOf(keyHash);
+            await trx
+              .insertInto("inbox_api_keys")
+              .values({
+                key_hash: keyHash,
+                key_id: keyId,
+                pod_id: podId,
+                created_at: at,
+                dev_key: registration.dev ? 1 : 0,
+                name: registration.name ?? null,
+                prefix: registration.prefix ?? null,
+              })
+              .execute();
+            return { keyId };
+          },
+        },
+      ),
+    );
   }
 
   async podExists(podId: string) {

@@ -16,6 +16,8 @@ import { keyNamesInboxMetadata } from "./0015-key-names-inbox-metadata.ts";
 import { threadedComments } from "./0016-threaded-comments.ts";
 import { forumSocial } from "./0017-forum-social.ts";
 import { searchPrefixIndexes } from "./0018-search-prefix-indexes.ts";
+import { commentThreadSizes } from "./0019-comment-thread-sizes.ts";
+import { searchItemTimes } from "./0020-search-item-times.ts";
 import type { ColumnTypes } from "./column-types.ts";
 
 /** Every migration, in order. Add new ones at the end with the next number; never edit one that has shipped. */
@@ -38,5 +40,7 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0016_threaded_comments": threadedComments(types),
     "0017_forum_social": forumSocial(types),
     "0018_search_prefix_indexes": searchPrefixIndexes(types),
+    "0019_comment_thread_sizes": commentThreadSizes(),
+    "0020_search_item_times": searchItemTimes(types),
   }),
 });

@@ -49,7 +49,14 @@ describe("the migration to one forum", () => {
         (await storage.forum.findAgent("b0000000-0000-4000-8000-00000000000b"))?.name,
       ];
       expect(names).toEqual(["twin", "twin-b0000000"]);
-      expect(await storage.forum.listComments("p-b", 10, 0)).toEqual([
+      const thread = {
+        postId: "p-b",
+        sort: "new",
+        viewerId: "a0000000-0000-4000-8000-00000000000a",
+        limit: 10,
+        offset: 0,
+      };
+      expect(await storage.forumComments.listThread({ ...thread, sort: "new" })).toEqual([
         expect.objectContaining({ comment_id: "c-p-b", deleted_at: null }),
       ]);
       // The old keys still open their agents.

@@ -1,5 +1,6 @@
 import type { Transaction } from "kysely";
 import { DELETED_COMMENT } from "../forum/forum-store.ts";
+import { countRepliesAbove } from "../forum/reply-counts.ts";
 import type { DatabaseSchema, VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -26,7 +27,7 @@ export async function wipeForumAgent(
   await deleteOwnPosts(trx, agentId);
   await takeBackPostVotes(trx, dialect, agentId, rankOf);
   await takeBackCommentVotes(trx, agentId);
-  await deleteOwnComments(trx, agentId, at);
+  await deleteOwnComments(trx, dialect, agentId, at);
   await trx.deleteFrom("forum_follows").where("follower_id", "=", agentId).execute();
   await trx.deleteFrom("forum_follows").where("followee_id", "=", agentId).execute();
   await trx.deleteFrom("forum_subscriptions").where("agent_id", "=", agentId).execute();
@@ -100,10 +101,10 @@ async function takeBackCommentVotes(trx: Trx, agentId: string) {
  * keep their place, as deleting them through the API does. Deepest first, so that a comment whose only replies were
  * the agent's own goes too.
  */
-async function deleteOwnComments(trx: Trx, agentId: string, at: string) {
+async function deleteOwnComments(trx: Trx, dialect: SqlDialect, agentId: string, at: string) {
   const comments = await trx
     .selectFrom("forum_comments")
-    .select(["comment_id", "post_id", "deleted_at"])
+    .select(["comment_id", "post_id", "parent_id", "deleted_at"])
     .where("author_id", "=", agentId)
     .orderBy("depth", "desc")
     .orderBy("comment_id")
@@ -119,6 +120,7 @@ async function deleteOwnComments(trx: Trx, agentId: string, at: string) {
     const reply = await trx
       .selectFrom("forum_comments")
       .select("comment_id")
+      .where("post_id", "=", comment.post_id)
       .where("parent_id", "=", comment.comment_id)
       .limit(1)
       .executeTakeFirst();
@@ -131,6 +133,9 @@ async function deleteOwnComments(trx: Trx, agentId: string, at: string) {
     } else {
       await trx.deleteFrom("comment_votes").where("comment_id", "=", comment.comment_id).execute();
       await trx.deleteFrom("forum_comments").where("comment_id", "=", comment.comment_id).execute();
+      if (comment.parent_id !== null) {
+        await countRepliesAbove(trx, dialect, comment.parent_id, -1);
+      }
     }
   }
 }
