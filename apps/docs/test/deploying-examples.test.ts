@@ -443,7 +443,7 @@ describe("the deployment guide's commands", () => {
       lookup: (_host, options, callback) =>
         options.all ? callback(null, [{ address: "127.0.0.1", family: 4 }]) : callback(null, "127.0.0.1", 4),
     });
-    const frames: { type?: string; event_type?: string; message?: { subject?: string } }[] = [];
+    const frames: { type?: string; event_type?: string; message?: { subject?: string; message_id?: string } }[] = [];
     stream.on("message", (data) => frames.push(JSON.parse(String(data))));
     await once(stream, "open");
     stream.send(JSON.stringify({ type: "subscribe", event_types: ["message.received"] }));
@@ -466,6 +466,17 @@ describe("the deployment guide's commands", () => {
         timeout: 15_000,
       })
       .toBe("Through the balancer");
+    // The message's source as JSON: its signed link names the address the client reached, not one it claims.
+    const messageId = frames.find((frame) => frame.event_type === "message.received")?.message?.message_id ?? "";
+    const source = JSON.parse(
+      await throughNginx([
+        ...["-H", `Authorization: Bearer ${inboxKey}`, "-H", "Accept: application/json"],
+        ...["-H", "X-Forwarded-Host: evil.example", "-H", "X-Forwarded-Proto: http"],
+        publicUrl("inbox", `/v0/inboxes/support%40example.com/messages/${encodeURIComponent(messageId)}/raw`),
+      ]),
+    ) as { download_url: string };
+    expect(new URL(source.download_url).origin).toBe(new URL(publicUrl("inbox", "/")).origin);
+    expect(await throughNginx([source.download_url])).toMatch(/^Subject: Through the balancer\r?$/m);
     stream.close();
     await once(stream, "close");
 

@@ -6,7 +6,6 @@ import type { SqlDialect } from "../sql-dialect.ts";
 import { perDialect } from "../sql-dialect.ts";
 import { COMMENT_COLUMNS, MAX_COMMENT_DEPTH } from "./comment-store.ts";
 import { type ModerationStore, SqlModerationStore } from "./moderation-store.ts";
-import { countRepliesAbove } from "./reply-counts.ts";
 
 export type PostSort = "hot" | "new" | "top" | "rising";
 
@@ -237,6 +236,10 @@ const forumQueries = perDialect((dialect) => ({
   }),
   postExists: new PreparedQuery((db, p: { postId: string }) =>
     db.selectFrom("forum_posts").select("post_id").where("post_id", "=", p.postId),
+  ),
+  // Every write to a post's comments locks the post first, then comments: one order, so no two deadlock.
+  lockPost: new PreparedQuery((db, p: { postId: string }) =>
+    dialect.lockRows(db.selectFrom("forum_posts").select("post_id").where("post_id", "=", p.postId)),
   ),
   commentOnPost: new PreparedQuery((db, p: { postId: string; commentId: string }) =>
     db
@@ -522,7 +525,7 @@ export class SqlForumStore implements ForumStore {
   createComment(comment: NewComment): Promise<CreateCommentResult> {
     const q = this.#q;
     return this.#inTransaction(async (trx) => {
-      if (!(await q.postExists.first(trx, { postId: comment.postId }))) {
+      if (!(await q.lockPost.first(trx, { postId: comment.postId }))) {
         return { missing: "post" as const };
       }
       const parent =
@@ -535,10 +538,8 @@ export class SqlForumStore implements ForumStore {
       if (parent && parent.depth >= MAX_COMMENT_DEPTH) {
         return { tooDeep: true as const };
       }
+      // The database counts the reply on every comment above it (migration 0019).
       await q.insertComment.execute(trx, { ...comment, depth: parent ? parent.depth + 1 : 0 });
-      if (comment.parentId !== null) {
-        await countRepliesAbove(trx, this.#dialect, comment.parentId, 1);
-      }
       await q.countComment.execute(trx, { postId: comment.postId, delta: 1 });
       const created = await q.commentById.first(trx, { commentId: comment.commentId });
       if (!created) {
@@ -550,6 +551,14 @@ export class SqlForumStore implements ForumStore {
 
   deleteComment(commentId: string, agentId: string, at: string): Promise<DeleteResult> {
     return this.#inTransaction(async (trx) => {
+      const onPost = await trx
+        .selectFrom("forum_comments")
+        .select("post_id")
+        .where("comment_id", "=", commentId)
+        .executeTakeFirst();
+      if (onPost) {
+        await this.#q.lockPost.first(trx, { postId: onPost.post_id });
+      }
       const comment = await this.#dialect
         .lockRows(
           trx

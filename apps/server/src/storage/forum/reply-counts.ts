@@ -3,17 +3,12 @@ import type { ServerDatabase } from "../database.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
 /**
- * Adds `delta` to the reply count (`descendant_count`) of a comment and of every comment above it, in the caller's
- * transaction: a reply written (+1) or a reply taken away (-1) below `commentId`. The chain is at most 15 comments
- * long (the deepest reply). Its rows are locked from the top of the thread down, the same order for every writer, so
- * two replies in one thread at once wait for each other instead of deadlocking.
+ * Lowers by one the reply count (`descendant_count`) of a comment and of every comment above it, in the caller's
+ * transaction: a reply below `commentId` was taken away. (The database counts replies as they are written, migration
+ * 0019; only test control takes one away.) The chain is locked from the top of the thread down, the order the
+ * database's own count uses, so the two wait for each other instead of deadlocking.
  */
-export async function countRepliesAbove(
-  db: ServerDatabase,
-  dialect: SqlDialect,
-  commentId: string,
-  delta: 1 | -1,
-): Promise<void> {
+export async function forgetReplyAbove(db: ServerDatabase, dialect: SqlDialect, commentId: string): Promise<void> {
   const chain = sql<string>`(with recursive chain (comment_id, parent_id) as (
       select comment_id, parent_id from forum_comments where comment_id = ${commentId}
       union all
@@ -24,7 +19,7 @@ export async function countRepliesAbove(
     .execute();
   await db
     .updateTable("forum_comments")
-    .set((eb) => ({ descendant_count: eb("descendant_count", "+", delta) }))
+    .set((eb) => ({ descendant_count: eb("descendant_count", "-", 1) }))
     .where(
       "comment_id",
       "in",

@@ -153,6 +153,8 @@ function sqliteParts(request: SearchRequest): SearchParts {
   const inTitle = sql`found.search_rowid in (select rowid from forum_search
     where forum_search match ${`{title} : (${ftsWords(request.words)})`}
     and rowid between (select from_rowid from candidate_window) and (select to_rowid from candidate_window))`;
+  // Comments have no title: a search of comments alone reads no titles, which its window would not bound.
+  const score = request.scope === "comments" ? sql.lit(RELEVANCE.elsewhere) : relevanceOf(inTitle);
   // Each step is materialized: joined in one query, SQLite may probe the index once per item instead.
   const prelude = sql`with found as materialized (
     select rowid as search_rowid from forum_search
@@ -161,7 +163,7 @@ function sqliteParts(request: SearchRequest): SearchParts {
   ), candidate_window as materialized (
     select min(search_rowid) as from_rowid, max(search_rowid) as to_rowid from found
   ), candidates as materialized (
-    select i.kind, i.item_id, i.created_at, ${relevanceOf(inTitle)} as score
+    select i.kind, i.item_id, i.created_at, ${score} as score
     from found join forum_search_items i on i.search_rowid = found.search_rowid
   ), matches as materialized (
     select kind, item_id, score from candidates order by score desc, created_at desc, item_id asc

@@ -174,6 +174,109 @@ describe("a page of a post's threaded comments", () => {
     ).toBeNull();
   });
 
+  it("steps over hundreds of siblings before a page, in reads that grow, without losing one", async () => {
+    const postId = newUuid();
+    await storage.forum.createPost({
+      postId,
+      communityId: DEFAULT_COMMUNITY.id,
+      authorId,
+      title: "wide",
+      content: "Discuss",
+      url: null,
+      hotRank: hotRank(0, 0, start),
+      createdAt: isoTimestamp(start),
+    });
+    const nodes: Node[] = [];
+    const add = async (parent: Node | null, i: number) => {
+      const node: Node = {
+        id: newUuid(),
+        parentId: parent?.id ?? null,
+        depth: parent ? parent.depth + 1 : 0,
+        createdAtMs: start + i,
+        upvotes: 0,
+        downvotes: 0,
+      };
+      await storage.forum.createComment({
+        commentId: node.id,
+        postId,
+        parentId: node.parentId,
+        authorId,
+        content: `w${i}`,
+        createdAt: isoTimestamp(node.createdAtMs),
+      });
+      nodes.push(node);
+      return node;
+    };
+    for (let i = 0; i < 300; i++) {
+      await add(null, i);
+    }
+    const wide = nodes[150] ?? null;
+    for (let i = 0; i < 200; i++) {
+      await add(wide, 1000 + i);
+    }
+    const expected = threadedOrder(nodes, "new");
+    for (const limit of [1, 25, 100]) {
+      for (let offset = 0; offset <= nodes.length; offset += 13) {
+        expect(await pageIds(postId, "new", limit, offset), `limit ${limit} offset ${offset}`).toEqual(
+          expected.slice(offset, offset + limit),
+        );
+      }
+    }
+  });
+
+  it("deletes a post while replies to it are being written, each write either stored or told the post is gone", async () => {
+    for (let round = 0; round < 4; round++) {
+      const { postId, nodes } = await randomThread(100 + round, 8);
+      const writes = nodes.map((parent, i) =>
+        storage.forum.createComment({
+          commentId: newUuid(),
+          postId,
+          parentId: parent.id,
+          authorId,
+          content: `late ${i}`,
+          createdAt: isoTimestamp(start),
+        }),
+      );
+      const [deleted, ...written] = await Promise.all([storage.forum.deletePost(postId, authorId), ...writes]);
+      expect(deleted).toBe("deleted");
+      for (const result of written) {
+        expect(["created" in result, "missing" in result]).toContain(true);
+      }
+      expect(await pageIds(postId, "top", 25, 0)).toEqual([]);
+    }
+  });
+
+  it("deletes comments while replies to them are being written, and keeps every reply in its place", async () => {
+    const { postId, nodes } = await randomThread(200, 12);
+    const replies: Node[] = nodes.map((parent, i) => ({
+      id: newUuid(),
+      parentId: parent.id,
+      depth: parent.depth + 1,
+      createdAtMs: start + 90_000 + i,
+      upvotes: 0,
+      downvotes: 0,
+    }));
+    const deletes = nodes.map((node) => storage.forum.deleteComment(node.id, authorId, isoTimestamp(start)));
+    const writes = replies.map((reply) =>
+      storage.forum.createComment({
+        commentId: reply.id,
+        postId,
+        parentId: reply.parentId,
+        authorId,
+        content: "meanwhile",
+        createdAt: isoTimestamp(reply.createdAtMs),
+      }),
+    );
+    const results = await Promise.all([...deletes, ...writes]);
+    expect(results.slice(0, nodes.length)).toEqual(nodes.map(() => "deleted"));
+    const all = replies.filter((reply) => MAX_COMMENT_DEPTH >= reply.depth);
+    expect(
+      results.slice(nodes.length).filter((result) => typeof result === "object" && "created" in result),
+    ).toHaveLength(all.length);
+    const expected = threadedOrder([...nodes, ...all], "new");
+    expect(await pageIds(postId, "new", 100, 0)).toEqual(expected);
+  });
+
   it("counts every reply when many are written at once under one chain, with none lost or deadlocked", async () => {
     const { postId, nodes } = await randomThread(5, MAX_COMMENT_DEPTH + 1);
     const replies: Node[] = nodes.slice(0, 12).flatMap((parent, i) =>
@@ -219,10 +322,13 @@ describe("a page of a post's threaded comments", () => {
     );
     const { postId, nodes } = await randomThread(11, 60, [authorId, leaver]);
     await storage.reset.wipeForumAgent(leaver, hotRank, isoTimestamp(start));
-    // What stays: the author's comments, and the leaver's that still have replies (shown as deleted).
-    const remaining = await pageIds(postId, "new", 100, 0);
-    const kept = nodes.filter((n) => remaining.includes(n.id));
+    // What stays: the author's comments, and the leaver's with one of the author's somewhere below (shown as deleted).
+    const byLeaver = new Set(nodes.filter((_, i) => i % 2 === 1).map((n) => n.id));
+    const staysBelow = (id: string): boolean =>
+      nodes.some((n) => n.parentId === id && (!byLeaver.has(n.id) || staysBelow(n.id)));
+    const kept = nodes.filter((n) => !byLeaver.has(n.id) || staysBelow(n.id));
     expect(kept.length).toBeLessThan(nodes.length);
+    expect(kept.some((n) => byLeaver.has(n.id))).toBe(true);
     for (const sort of ["top", "new", "controversial"] as const) {
       const expected = threadedOrder(kept, sort);
       for (let offset = 0; offset <= kept.length; offset += 4) {

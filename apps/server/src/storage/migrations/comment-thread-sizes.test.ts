@@ -19,9 +19,12 @@ const COMMENTS = [
   ["c-2a", "c-2", "2026-11-01T10:00:07.000Z"],
 ] as const;
 
-/** A forum as the server left it before comments counted their replies. */
-async function forumBeforeThreadSizes(location: string): Promise<string> {
-  return olderDatabase(location, "0018_search_prefix_indexes", async (db) => {
+/**
+ * A forum with the comments written by plain inserts, as the server wrote them before it counted replies: before
+ * the migration (`0018`), or after it by an instance of the previous version still running (`0019`).
+ */
+async function forumWrittenTheOldWay(location: string, migration: string): Promise<string> {
+  return olderDatabase(location, migration, async (db) => {
     await sql`insert into forum_agents (agent_id, name, key_hash, created_at) values (${AUTHOR}, 'author', 'hash', ${AT})`.execute(
       db,
     );
@@ -37,22 +40,31 @@ async function forumBeforeThreadSizes(location: string): Promise<string> {
   });
 }
 
+const ORDER = ["c-2", "c-2a", "c-1", "c-1b", "c-1a", "c-1a-i", "c-1a-i-x"];
+
+async function expectEveryPage(location: string) {
+  const storage = await openStorage(location, { poolSize: 2 });
+  try {
+    const page = async (offset: number, limit: number) =>
+      (
+        (await storage.forumComments.listThread({ postId: "p", sort: "new", viewerId: AUTHOR, limit, offset })) ?? []
+      ).map((c) => c.comment_id);
+    expect(await page(0, 10)).toEqual(ORDER);
+    // Each of these pages starts after a whole thread or inside one: only right counts land on the right comment.
+    for (let offset = 0; offset < ORDER.length; offset++) {
+      expect(await page(offset, 2)).toEqual(ORDER.slice(offset, offset + 2));
+    }
+  } finally {
+    await storage.close();
+  }
+}
+
 describe("the migration that counts each comment's replies", () => {
   it("counts the replies already stored, so that pages step over whole threads from the first request on", async () => {
-    const storage = await openStorage(await forumBeforeThreadSizes(await newTestDatabase()), { poolSize: 2 });
-    try {
-      const page = async (offset: number, limit: number) =>
-        (
-          (await storage.forumComments.listThread({ postId: "p", sort: "new", viewerId: AUTHOR, limit, offset })) ?? []
-        ).map((c) => c.comment_id);
-      const order = ["c-2", "c-2a", "c-1", "c-1b", "c-1a", "c-1a-i", "c-1a-i-x"];
-      expect(await page(0, 10)).toEqual(order);
-      // Each of these pages starts after a whole thread or inside one: only right counts land on the right comment.
-      for (let offset = 0; offset < order.length; offset++) {
-        expect(await page(offset, 2)).toEqual(order.slice(offset, offset + 2));
-      }
-    } finally {
-      await storage.close();
-    }
+    await expectEveryPage(await forumWrittenTheOldWay(await newTestDatabase(), "0018_search_prefix_indexes"));
+  });
+
+  it("has the database count replies that an instance of the previous version writes after it ran", async () => {
+    await expectEveryPage(await forumWrittenTheOldWay(await newTestDatabase(), "0019_comment_thread_sizes"));
   });
 });

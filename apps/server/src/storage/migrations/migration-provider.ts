@@ -40,7 +40,7 @@ export const migrationProvider = (types: ColumnTypes): MigrationProvider => ({
     "0016_threaded_comments": threadedComments(types),
     "0017_forum_social": forumSocial(types),
     "0018_search_prefix_indexes": searchPrefixIndexes(types),
-    "0019_comment_thread_sizes": commentThreadSizes(),
+    "0019_comment_thread_sizes": commentThreadSizes(types),
     "0020_search_item_times": searchItemTimes(types),
   }),
 });

@@ -1,6 +1,6 @@
 import type { Transaction } from "kysely";
 import { DELETED_COMMENT } from "../forum/forum-store.ts";
-import { countRepliesAbove } from "../forum/reply-counts.ts";
+import { forgetReplyAbove } from "../forum/reply-counts.ts";
 import type { DatabaseSchema, VoteDirectionValue } from "../schema.ts";
 import type { SqlDialect } from "../sql-dialect.ts";
 
@@ -110,6 +110,10 @@ async function deleteOwnComments(trx: Trx, dialect: SqlDialect, agentId: string,
     .orderBy("comment_id")
     .execute();
   for (const comment of comments) {
+    // The post first, then its comments, as every write to a post's comments locks them.
+    await dialect
+      .lockRows(trx.selectFrom("forum_posts").select("post_id").where("post_id", "=", comment.post_id))
+      .execute();
     if (comment.deleted_at === null) {
       await trx
         .updateTable("forum_posts")
@@ -117,14 +121,12 @@ async function deleteOwnComments(trx: Trx, dialect: SqlDialect, agentId: string,
         .where("post_id", "=", comment.post_id)
         .execute();
     }
-    const reply = await trx
-      .selectFrom("forum_comments")
-      .select("comment_id")
-      .where("post_id", "=", comment.post_id)
-      .where("parent_id", "=", comment.comment_id)
-      .limit(1)
+    const replies = await dialect
+      .lockRows(
+        trx.selectFrom("forum_comments").select("descendant_count").where("comment_id", "=", comment.comment_id),
+      )
       .executeTakeFirst();
-    if (reply) {
+    if (Number(replies?.descendant_count ?? 0) > 0) {
       await trx
         .updateTable("forum_comments")
         .set({ content: DELETED_COMMENT, deleted_at: comment.deleted_at ?? at })
@@ -134,7 +136,7 @@ async function deleteOwnComments(trx: Trx, dialect: SqlDialect, agentId: string,
       await trx.deleteFrom("comment_votes").where("comment_id", "=", comment.comment_id).execute();
       await trx.deleteFrom("forum_comments").where("comment_id", "=", comment.comment_id).execute();
       if (comment.parent_id !== null) {
-        await countRepliesAbove(trx, dialect, comment.parent_id, -1);
+        await forgetReplyAbove(trx, dialect, comment.parent_id);
       }
     }
   }
