@@ -43,7 +43,7 @@ const BATCH = 500;
 
 /**
  * Writes a post with `count` comments: a fifth at top level, the rest replies, mostly to recent comments so that
- * threads run deep. Each comment's reply count is computed here, as the server keeps it.
+ * threads run deep. The database counts each comment's replies as they are stored, parents first.
  */
 async function seedThread(db: ServerDatabase, authorId: string, count: number): Promise<string> {
   const postId = newUuid();
@@ -65,9 +65,8 @@ async function seedThread(db: ServerDatabase, authorId: string, count: number): 
       created_at_ms: start,
     })
     .execute();
-  type Row = Insertable<ForumCommentTable> & { comment_id: string; depth: number; descendant_count: number };
+  type Row = Insertable<ForumCommentTable> & { comment_id: string; depth: number };
   const rows: Row[] = [];
-  const byId = new Map<string, Row>();
   for (let i = 0; i < count; i++) {
     const recent = rows[rows.length - 1 - (i % 3)];
     const parent = i % 5 === 0 || !recent ? null : recent.depth < MAX_COMMENT_DEPTH ? recent : null;
@@ -83,17 +82,8 @@ async function seedThread(db: ServerDatabase, authorId: string, count: number): 
       upvotes,
       downvotes: (i * 3) % 5,
       depth: parent ? parent.depth + 1 : 0,
-      descendant_count: 0,
     };
-    for (
-      let above: Row | undefined = parent ?? undefined;
-      above;
-      above = above.parent_id ? byId.get(above.parent_id) : undefined
-    ) {
-      above.descendant_count += 1;
-    }
     rows.push(row);
-    byId.set(row.comment_id, row);
   }
   for (let i = 0; i < rows.length; i += BATCH) {
     await db

@@ -120,16 +120,17 @@ describe("listing posts", () => {
     clock.set(start + hours(20));
     const fresh = await createPost(agent, "fresh", community.id);
     const disliked = await createPost(agent, "disliked", community.id);
-    // Three votes lift the oldest post by log10(3), 6 hours of age: not enough to pass posts 10 and 20 hours newer.
+    // Three up votes make s = 4 with the author's own: log10(4), 7.5 hours of age, short of posts 10 and 20 hours newer.
+    // Three down votes make s = -2 with the author's own vote, below `fresh` of the same age (two would tie at s = -1).
     await voteBy(voters, old, "up");
-    await voteBy(voters.slice(0, 2), disliked, "down");
+    await voteBy(voters, disliked, "down");
 
     const score = (p: Post) => hotRank(p.upvotes, p.downvotes, Date.parse(p.created_at));
     const hot = await list({ sort: "hot" });
     const expected = [...hot.posts].sort((a, b) => score(b) - score(a) || (a.id < b.id ? -1 : 1));
     expect(hot.posts.map((p) => p.id)).toEqual(expected.map((p) => p.id));
     expect(hot.posts.map((p) => p.id)).toEqual([fresh.id, disliked.id, middle.id, old.id]);
-    expect(hot.posts.map((p) => p.upvotes - p.downvotes)).toEqual([0, -2, 0, 3]);
+    expect(hot.posts.map((p) => p.upvotes - p.downvotes)).toEqual([0, -3, 0, 3]);
     expect(hot.count).toBe(4);
     expect(hot.has_more).toBe(false);
     expect(hot.next_offset).toBe(4);
