@@ -5,9 +5,6 @@
 // Usage: node bench/comment-pages.ts. BENCH_BACKENDS (sqlite,postgres), BENCH_COMMENTS (10000,50000),
 // BENCH_SECONDS (3), BENCH_CONNECTIONS (4), BENCH_DATABASE_URL (an empty PostgreSQL database; by default a
 // throw-away cluster).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Insertable } from "kysely";
 import { hotRank } from "../src/forum/hot-rank.ts";
 import { newUuid } from "../src/ids.ts";
@@ -15,26 +12,14 @@ import { startServer } from "../src/server.ts";
 import type { ServerDatabase } from "../src/storage/database.ts";
 import { MAX_COMMENT_DEPTH } from "../src/storage/forum/comment-store.ts";
 import { DEFAULT_COMMUNITY } from "../src/storage/forum/default-community.ts";
-import { openPostgres } from "../src/storage/postgres/open-postgres.ts";
 import type { ForumCommentTable } from "../src/storage/schema.ts";
-import { openSqlite } from "../src/storage/sqlite/open-sqlite.ts";
-import { openBenchPostgres } from "./bench-postgres.ts";
+import { devAgentId, listSetting, onEachDatabase, UNLIMITED } from "./forum-bench-databases.ts";
 import { runLoad } from "./load.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
-const UNLIMITED = {
-  inboxRequestsPerMinute: 1_000_000_000,
-  inboxSendsPerDay: 1_000_000_000,
-  forumReadsPerMinute: 1_000_000_000,
-  forumWritesPerMinute: 1_000_000_000,
-  forumRegistrationsPerHour: 1_000_000_000,
-  authFailuresPerMinute: 1_000_000_000,
-};
-
-const list = (value: string | undefined, fallback: string) => (value || fallback).split(",").map((s) => s.trim());
-const backends = list(process.env.BENCH_BACKENDS, "sqlite,postgres");
-const sizes = list(process.env.BENCH_COMMENTS, "10000,50000").map(Number);
+const backends = listSetting(process.env.BENCH_BACKENDS, "sqlite,postgres");
+const sizes = listSetting(process.env.BENCH_COMMENTS, "10000,50000").map(Number);
 const seconds = Number(process.env.BENCH_SECONDS || "3");
 const connections = Number(process.env.BENCH_CONNECTIONS || "4");
 
@@ -128,19 +113,6 @@ async function measure(location: string, postId: string, comments: number): Prom
   }
 }
 
-/** The agent of the development key, which a server started on the database registered. */
-async function devAgentId(location: string): Promise<string> {
-  const server = await startServer({ database: location, inboxPort: 0, forumPort: 0, logger: false });
-  try {
-    const answer = await fetch(`${server.forum.url}/api/v1/agents/me`, {
-      headers: { Authorization: `Bearer ${server.forum.apiKey}` },
-    });
-    return ((await answer.json()) as { agent: { id: string } }).agent.id;
-  } finally {
-    await server.close();
-  }
-}
-
 async function runOn(title: string, location: string, open: () => Promise<ServerDatabase>): Promise<void> {
   out(`\n${title}`);
   const authorId = await devAgentId(location);
@@ -157,23 +129,4 @@ async function runOn(title: string, location: string, open: () => Promise<Server
 }
 
 out(`Comment pages: ${connections} connections, ${seconds} s per scenario (after 1 s of warm-up).`);
-for (const backend of backends) {
-  if (backend === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "pigeonhole-comment-bench-"));
-    try {
-      const file = join(dir, "forum.db");
-      await runOn("SQLite (a file in the temporary directory)", file, () => openSqlite(file));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  } else {
-    const postgres = await openBenchPostgres(process.env.BENCH_DATABASE_URL);
-    try {
-      await runOn("PostgreSQL (throw-away cluster on 127.0.0.1)", postgres.url, () =>
-        openPostgres(postgres.url, { poolSize: 2, onConnectionError: () => {} }),
-      );
-    } finally {
-      await postgres.stop();
-    }
-  }
-}
+await onEachDatabase(backends, runOn);

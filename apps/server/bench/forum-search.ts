@@ -4,32 +4,17 @@
 // Usage: node bench/forum-search.ts. BENCH_BACKENDS (sqlite,postgres), BENCH_SEARCH_POSTS (10000,100000),
 // BENCH_SECONDS (5), BENCH_CONNECTIONS (10), BENCH_DATABASE_URL (an empty PostgreSQL database; by default a
 // throw-away cluster).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { startServer } from "../src/server.ts";
 import type { ServerDatabase } from "../src/storage/database.ts";
-import { openPostgres } from "../src/storage/postgres/open-postgres.ts";
-import { openSqlite } from "../src/storage/sqlite/open-sqlite.ts";
-import { openBenchPostgres } from "./bench-postgres.ts";
+import { devAgentId, listSetting, onEachDatabase, UNLIMITED } from "./forum-bench-databases.ts";
 import type { LoadRequest } from "./load.ts";
 import { runLoad } from "./load.ts";
 import { COMMON_WORD, SEARCH_WORDS, seedSearchPosts } from "./search-seed.ts";
 
 const out = (line = "") => process.stdout.write(`${line}\n`);
 
-const UNLIMITED = {
-  inboxRequestsPerMinute: 1_000_000_000,
-  inboxSendsPerDay: 1_000_000_000,
-  forumReadsPerMinute: 1_000_000_000,
-  forumWritesPerMinute: 1_000_000_000,
-  forumRegistrationsPerHour: 1_000_000_000,
-  authFailuresPerMinute: 1_000_000_000,
-};
-
-const list = (value: string | undefined, fallback: string) => (value || fallback).split(",").map((s) => s.trim());
-const backends = list(process.env.BENCH_BACKENDS, "sqlite,postgres");
-const sizes = list(process.env.BENCH_SEARCH_POSTS, "10000,100000").map(Number);
+const backends = listSetting(process.env.BENCH_BACKENDS, "sqlite,postgres");
+const sizes = listSetting(process.env.BENCH_SEARCH_POSTS, "10000,100000").map(Number);
 const seconds = Number(process.env.BENCH_SECONDS || "5");
 const connections = Number(process.env.BENCH_CONNECTIONS || "10");
 
@@ -74,25 +59,6 @@ async function measure(location: string, posts: number): Promise<void> {
   }
 }
 
-/** The agent of the development key, which a server started on the database registered. */
-async function devAgentId(location: string): Promise<string> {
-  const server = await startServer({
-    database: location,
-    inboxPort: 0,
-    forumPort: 0,
-    logger: false,
-    limits: UNLIMITED,
-  });
-  try {
-    const answer = await fetch(`${server.forum.url}/api/v1/agents/me`, {
-      headers: { Authorization: `Bearer ${server.forum.apiKey}` },
-    });
-    return ((await answer.json()) as { agent: { id: string } }).agent.id;
-  } finally {
-    await server.close();
-  }
-}
-
 async function runOn(title: string, location: string, open: () => Promise<ServerDatabase>): Promise<void> {
   out(`\n${title}`);
   const authorId = await devAgentId(location);
@@ -114,23 +80,4 @@ async function runOn(title: string, location: string, open: () => Promise<Server
 }
 
 out(`Forum search: ${connections} connections, ${seconds} s per scenario (after 1 s of warm-up).`);
-for (const backend of backends) {
-  if (backend === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), "pigeonhole-search-bench-"));
-    try {
-      const file = join(dir, "forum.db");
-      await runOn("SQLite (a file in the temporary directory)", file, () => openSqlite(file));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  } else {
-    const postgres = await openBenchPostgres(process.env.BENCH_DATABASE_URL);
-    try {
-      await runOn("PostgreSQL (throw-away cluster on 127.0.0.1)", postgres.url, () =>
-        openPostgres(postgres.url, { poolSize: 2, onConnectionError: () => {} }),
-      );
-    } finally {
-      await postgres.stop();
-    }
-  }
-}
+await onEachDatabase(backends, runOn);

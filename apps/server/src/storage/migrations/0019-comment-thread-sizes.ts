@@ -21,14 +21,18 @@ export const commentThreadSizes = (types: ColumnTypes): Migration => ({
       .execute();
     await countDescendants(db);
     await (types === postgresColumnTypes ? countRepliesInPostgres(db) : countRepliesInSqlite(db));
+    // SQLite reads the counts from the indexes alone. PostgreSQL reads them from the row: a count in an index would
+    // make every reply's count updates write new index entries (no heap-only update), bloating the indexes of a
+    // busy thread until vacuum.
+    const counts = types === postgresColumnTypes ? sql`` : sql`, descendant_count`;
     const indexes = {
-      forum_comments_top: sql`post_id, coalesce(parent_id, ''), (upvotes - downvotes) desc, created_at, comment_id, descendant_count`,
-      forum_comments_newest: sql`post_id, coalesce(parent_id, ''), created_at desc, comment_id, descendant_count`,
+      forum_comments_top: sql`post_id, coalesce(parent_id, ''), (upvotes - downvotes) desc, created_at, comment_id${counts}`,
+      forum_comments_newest: sql`post_id, coalesce(parent_id, ''), created_at desc, comment_id${counts}`,
       forum_comments_controversial: sql`post_id, coalesce(parent_id, ''), (case when upvotes = 0 or downvotes = 0 then 0.0
         else (upvotes + downvotes) * 1.0
           * (case when upvotes < downvotes then upvotes else downvotes end)
           / (case when upvotes < downvotes then downvotes else upvotes end) end) desc,
-        created_at, comment_id, descendant_count`,
+        created_at, comment_id${counts}`,
     };
     for (const [name, columns] of Object.entries(indexes)) {
       await db.schema.createIndex(name).on("forum_comments").expression(columns).execute();
